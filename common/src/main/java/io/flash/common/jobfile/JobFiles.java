@@ -1,0 +1,196 @@
+package io.flash.common.jobfile;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.flash.schema.JobSubmission;
+import io.flash.schema.ResourceRequest;
+import io.flash.schema.TaskSpec;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads a job file (YAML or JSON; JSON is YAML) into the {@link JobSubmission} users publish.
+ * Only the shape is checked here; ingest validates the meaning, so every client gets the same rules.
+ */
+public final class JobFiles {
+
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final Set<String> JOB_FIELDS = Set.of("submissionId", "name", "owner", "queue", "priority",
+            "labels", "failureMode", "tasks");
+    private static final Set<String> TASK_FIELDS = Set.of("name", "image", "command", "shell", "env", "workdir",
+            "resources", "dependsOn", "maxAttempts", "timeout", "framework");
+    private static final Set<String> RESOURCE_FIELDS = Set.of("cpu", "memory", "disk", "diskType", "network", "gpus");
+
+    private JobFiles() {
+    }
+
+    public static JobSubmission read(Path file) throws IOException, JobFileException {
+        return parse(Files.readString(file));
+    }
+
+    public static JobSubmission parse(String text) throws JobFileException {
+        JsonNode root;
+        try {
+            root = YAML.readTree(text);
+        } catch (IOException e) {
+            throw new JobFileException("not valid YAML or JSON: " + e.getMessage().lines().findFirst().orElse(""));
+        }
+        if (root == null || !root.isObject()) {
+            throw new JobFileException("(file): expected a mapping with name and tasks");
+        }
+        checkFields(root, JOB_FIELDS, "");
+        JobSubmission.Builder job = JobSubmission.newBuilder()
+                .setSubmissionId(text(root, "submissionId", ""))
+                .setName(requiredText(root, "name", ""))
+                .setOwner(text(root, "owner", ""))
+                .setQueue(text(root, "queue", ""))
+                .setPriority(root.has("priority") ? integer(root.get("priority"), "priority") : 0)
+                .setLabels(stringMap(root.get("labels"), "labels"))
+                .setFailureMode(text(root, "failureMode", ""));
+        List<TaskSpec> tasks = new ArrayList<>();
+        JsonNode taskNodes = root.get("tasks");
+        if (taskNodes != null && !taskNodes.isArray()) {
+            throw new JobFileException("tasks: expected a list of tasks");
+        }
+        if (taskNodes != null) {
+            for (int i = 0; i < taskNodes.size(); i++) {
+                tasks.add(task(taskNodes.get(i), "tasks[" + i + "]."));
+            }
+        }
+        return job.setTasks(tasks).build();
+    }
+
+    private static TaskSpec task(JsonNode node, String path) throws JobFileException {
+        if (!node.isObject()) {
+            throw new JobFileException(path.substring(0, path.length() - 1) + ": expected a mapping");
+        }
+        checkFields(node, TASK_FIELDS, path);
+        TaskSpec.Builder task = TaskSpec.newBuilder()
+                .setName(requiredText(node, "name", path))
+                .setImage(text(node, "image", path) == null ? "" : text(node, "image", path))
+                .setShell(text(node, "shell", path))
+                .setEnv(stringMap(node.get("env"), path + "env"))
+                .setWorkdir(text(node, "workdir", path))
+                .setDependsOn(stringList(node.get("dependsOn"), path + "dependsOn"))
+                .setTimeout(text(node, "timeout", path))
+                .setFramework(text(node, "framework", path))
+                .setMaxAttempts(node.has("maxAttempts") ? integer(node.get("maxAttempts"), path + "maxAttempts") : null);
+        JsonNode command = node.get("command");
+        if (command != null && command.isTextual()) {
+            if (task.getShell() != null) {
+                throw new JobFileException(path + "command: give either command or shell, not both");
+            }
+            task.setShell(command.asText());
+            task.setCommand(List.of());
+        } else {
+            task.setCommand(stringList(command, path + "command"));
+        }
+        JsonNode resources = node.get("resources");
+        if (resources != null && !resources.isNull()) {
+            if (!resources.isObject()) {
+                throw new JobFileException(path + "resources: expected a mapping (cpu, memory, disk, diskType, network, gpus)");
+            }
+            checkFields(resources, RESOURCE_FIELDS, path + "resources.");
+            String rp = path + "resources.";
+            task.setResources(ResourceRequest.newBuilder()
+                    .setCpu(resources.has("cpu") ? number(resources.get("cpu"), rp + "cpu") : null)
+                    .setMemory(scalar(resources.get("memory")))
+                    .setDisk(scalar(resources.get("disk")))
+                    .setDiskType(scalar(resources.get("diskType")))
+                    .setNetwork(scalar(resources.get("network")))
+                    .setGpus(resources.has("gpus") ? integer(resources.get("gpus"), rp + "gpus") : null)
+                    .build());
+        }
+        return task.build();
+    }
+
+    private static void checkFields(JsonNode node, Set<String> allowed, String path) throws JobFileException {
+        Iterator<String> names = node.fieldNames();
+        while (names.hasNext()) {
+            String name = names.next();
+            if (!allowed.contains(name)) {
+                throw new JobFileException(path + name + ": unknown field; expected one of " + new java.util.TreeSet<>(allowed));
+            }
+        }
+    }
+
+    private static String requiredText(JsonNode node, String field, String path) throws JobFileException {
+        String value = text(node, field, path);
+        if (value == null) {
+            throw new JobFileException(path + field + ": required");
+        }
+        return value;
+    }
+
+    private static String text(JsonNode node, String field, String path) throws JobFileException {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isValueNode()) {
+            throw new JobFileException(path + field + ": expected a single value");
+        }
+        return value.asText();
+    }
+
+    private static String scalar(JsonNode value) {
+        return value == null || value.isNull() ? null : value.asText();
+    }
+
+    private static Double number(JsonNode value, String path) throws JobFileException {
+        if (value.isNumber()) {
+            return value.asDouble();
+        }
+        try {
+            return Double.parseDouble(value.asText());
+        } catch (NumberFormatException e) {
+            throw new JobFileException(path + ": expected a number, got '" + value.asText() + "'");
+        }
+    }
+
+    private static Integer integer(JsonNode value, String path) throws JobFileException {
+        if (value.isIntegralNumber()) {
+            return value.asInt();
+        }
+        throw new JobFileException(path + ": expected a whole number, got '" + value.asText() + "'");
+    }
+
+    private static Map<String, String> stringMap(JsonNode node, String path) throws JobFileException {
+        Map<String, String> map = new LinkedHashMap<>();
+        if (node == null || node.isNull()) {
+            return map;
+        }
+        if (!node.isObject()) {
+            throw new JobFileException(path + ": expected a mapping of names to values");
+        }
+        var fields = node.fields();
+        while (fields.hasNext()) {
+            var entry = fields.next();
+            map.put(entry.getKey(), entry.getValue().asText());
+        }
+        return map;
+    }
+
+    private static List<String> stringList(JsonNode node, String path) throws JobFileException {
+        List<String> list = new ArrayList<>();
+        if (node == null || node.isNull()) {
+            return list;
+        }
+        if (!node.isArray()) {
+            throw new JobFileException(path + ": expected a list");
+        }
+        for (JsonNode item : node) {
+            list.add(item.asText());
+        }
+        return list;
+    }
+}

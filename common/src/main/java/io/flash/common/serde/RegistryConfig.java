@@ -1,0 +1,35 @@
+package io.flash.common.serde;
+
+import io.apicurio.registry.serde.avro.AvroSerdeConfig;
+import io.apicurio.registry.serde.config.SerdeConfig;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Settings of the Apicurio serdes. They write the Confluent wire format (magic byte 0, 4-byte
+ * content id) and name artifacts {@code <topic>-value}, so Confluent-protocol clients interoperate.
+ */
+public final class RegistryConfig {
+
+    /** Default registry API of a one-machine platform (Apicurio core API v3). */
+    public static final String DEFAULT_URL = "http://127.0.0.1:8081/apis/registry/v3";
+
+    private RegistryConfig() {
+    }
+
+    /** Accepts either the registry root ({@code http://host:8081}) or a full API URL. */
+    public static String apiUrl(String url) {
+        String trimmed = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+        return trimmed.contains("/apis/") ? trimmed : trimmed + "/apis/registry/v3";
+    }
+
+    public static Map<String, Object> serdeProperties(String registryUrl) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(SerdeConfig.REGISTRY_URL, apiUrl(registryUrl));
+        props.put(SerdeConfig.AUTO_REGISTER_ARTIFACT, true);
+        props.put(SerdeConfig.AUTO_REGISTER_ARTIFACT_IF_EXISTS, "FIND_OR_CREATE_VERSION");
+        props.put(AvroSerdeConfig.USE_SPECIFIC_AVRO_READER, true);
+        return props;
+    }
+}

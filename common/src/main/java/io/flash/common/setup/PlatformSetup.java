@@ -1,0 +1,117 @@
+package io.flash.common.setup;
+
+import io.flash.common.serde.RegistryConfig;
+import io.flash.common.topics.TopicCatalog;
+import io.flash.common.topics.TopicSpec;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * Prepares a Kafka cluster and a schema registry for Flash: creates every topic explicitly (never
+ * auto-created) and sets the registry's global compatibility rule to BACKWARD. Safe to run again.
+ */
+public final class PlatformSetup {
+
+    public record Settings(String bootstrapServers, String registryUrl, int partitions,
+                           List<String> frameworks, int frameworkShards, int assignmentPartitions) {
+        public static Settings fromEnvironment() {
+            return new Settings(
+                    env("FLASH_BOOTSTRAP_SERVERS", "127.0.0.1:9092"),
+                    env("FLASH_REGISTRY_URL", "http://127.0.0.1:8081"),
+                    Integer.parseInt(env("FLASH_TOPIC_PARTITIONS", "3")),
+                    List.of(env("FLASH_FRAMEWORKS", "ecs").split(",")),
+                    Integer.parseInt(env("FLASH_FRAMEWORK_SHARDS", "3")),
+                    Integer.parseInt(env("FLASH_ASSIGNMENT_PARTITIONS", "8")));
+        }
+    }
+
+    private PlatformSetup() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Settings settings = Settings.fromEnvironment();
+        List<String> created = createTopics(settings);
+        System.out.println("topics: " + (created.isEmpty() ? "all present" : "created " + String.join(", ", created)));
+        setBackwardCompatibility(settings.registryUrl());
+        System.out.println("registry: global compatibility rule BACKWARD");
+    }
+
+    public static List<TopicSpec> topics(Settings settings) {
+        List<TopicSpec> specs = new ArrayList<>(TopicCatalog.platformTopics(settings.partitions()));
+        for (String framework : settings.frameworks()) {
+            if (!framework.isBlank()) {
+                specs.addAll(TopicCatalog.frameworkTopics(framework.trim(), settings.frameworkShards(),
+                        settings.assignmentPartitions()));
+            }
+        }
+        return specs;
+    }
+
+    /** Creates the missing topics; returns the names created. */
+    public static List<String> createTopics(Settings settings) throws InterruptedException, ExecutionException {
+        try (Admin admin = Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers(),
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000))) {
+            Set<String> existing = admin.listTopics().names().get();
+            List<NewTopic> missing = new ArrayList<>();
+            for (TopicSpec spec : topics(settings)) {
+                if (!existing.contains(spec.name())) {
+                    missing.add(new NewTopic(spec.name(), spec.partitions(), (short) 1).configs(spec.configs()));
+                }
+            }
+            List<String> created = new ArrayList<>();
+            for (var entry : admin.createTopics(missing).values().entrySet()) {
+                try {
+                    entry.getValue().get();
+                    created.add(entry.getKey());
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw e;
+                    }
+                }
+            }
+            return created;
+        }
+    }
+
+    /** Sets (or updates) the registry's global COMPATIBILITY rule to BACKWARD. */
+    public static void setBackwardCompatibility(String registryUrl) throws Exception {
+        String rules = RegistryConfig.apiUrl(registryUrl).replaceAll("/apis/.*$", "") + "/apis/registry/v3/admin/rules";
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        HttpResponse<String> post = http.send(HttpRequest.newBuilder(URI.create(rules))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"ruleType\":\"COMPATIBILITY\",\"config\":\"BACKWARD\"}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (post.statusCode() / 100 == 2) {
+            return;
+        }
+        HttpResponse<String> put = http.send(HttpRequest.newBuilder(URI.create(rules + "/COMPATIBILITY"))
+                        .header("Content-Type", "application/json")
+                        .PUT(HttpRequest.BodyPublishers.ofString("{\"ruleType\":\"COMPATIBILITY\",\"config\":\"BACKWARD\"}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (put.statusCode() / 100 != 2) {
+            throw new IllegalStateException("could not set the BACKWARD compatibility rule at " + rules
+                    + ": HTTP " + put.statusCode() + " " + put.body());
+        }
+    }
+
+    private static String env(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null || value.isBlank() ? fallback : value;
+    }
+}

@@ -1,0 +1,61 @@
+package io.flash.common.topics;
+
+import io.flash.common.serde.ValueSerdes;
+import io.flash.schema.*;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+
+/**
+ * The typed registry of Flash topics: name, key serde and value serde. Every service builds one from
+ * its {@link ValueSerdes} (schema registry in production, a registry-free serde in topology tests).
+ */
+public final class FlashTopics {
+
+    private final ValueSerdes serdes;
+
+    public final Topic<String, JobSubmission> jobsSubmitted;
+    public final Topic<String, JobRejected> jobsRejected;
+    public final Topic<String, JobAccepted> jobsAccepted;
+    public final Topic<String, TaskReady> tasksReady;
+    public final Topic<String, TaskEvent> tasksEvents;
+    public final Topic<String, JobStatus> jobsStatus;
+    public final Topic<String, JobResult> jobsResults;
+    public final Topic<String, FrameworkHeartbeat> frameworkHeartbeats;
+
+    public FlashTopics(ValueSerdes serdes) {
+        this.serdes = serdes;
+        jobsSubmitted = topic(TopicNames.JOBS_SUBMITTED, JobSubmission.class);
+        jobsRejected = topic(TopicNames.JOBS_REJECTED, JobRejected.class);
+        jobsAccepted = topic(TopicNames.JOBS_ACCEPTED, JobAccepted.class);
+        tasksReady = topic(TopicNames.TASKS_READY, TaskReady.class);
+        tasksEvents = topic(TopicNames.TASKS_EVENTS, TaskEvent.class);
+        jobsStatus = topic(TopicNames.JOBS_STATUS, JobStatus.class);
+        jobsResults = topic(TopicNames.JOBS_RESULTS, JobResult.class);
+        frameworkHeartbeats = topic(TopicNames.FRAMEWORK_HEARTBEATS, FrameworkHeartbeat.class);
+    }
+
+    public Topic<String, TaskDispatch> frameworkTasks(String frameworkId) {
+        return topic(TopicNames.frameworkTasks(frameworkId), TaskDispatch.class);
+    }
+
+    public Topic<String, NodeHeartbeat> frameworkNodes(String frameworkId) {
+        return topic(TopicNames.frameworkNodes(frameworkId), NodeHeartbeat.class);
+    }
+
+    public Topic<String, Assignment> frameworkAssignments(String frameworkId) {
+        return topic(TopicNames.frameworkAssignments(frameworkId), Assignment.class);
+    }
+
+    public Topic<String, AttemptEvent> frameworkNodeEvents(String frameworkId) {
+        return topic(TopicNames.frameworkNodeEvents(frameworkId), AttemptEvent.class);
+    }
+
+    /** The serde of a state store value; its changelog topic is registered like any other topic. */
+    public <V extends org.apache.avro.specific.SpecificRecord> Serde<V> storeSerde(Class<V> type) {
+        return serdes.forValue(type);
+    }
+
+    private <V extends org.apache.avro.specific.SpecificRecord> Topic<String, V> topic(String name, Class<V> type) {
+        return new Topic<>(name, Serdes.String(), serdes.forValue(type));
+    }
+}

@@ -1,0 +1,34 @@
+package io.flash.common.topics;
+
+/** Topic names, in one place; per-framework names are derived from the framework id. */
+public final class TopicNames {
+    public static final String JOBS_SUBMITTED = "flash.jobs.submitted";
+    public static final String JOBS_REJECTED = "flash.jobs.rejected";
+    public static final String JOBS_ACCEPTED = "flash.jobs.accepted";
+    public static final String JOBS_COMMANDS = "flash.jobs.commands";
+    public static final String JOBS_STATUS = "flash.jobs.status";
+    public static final String JOBS_RESULTS = "flash.jobs.results";
+    public static final String TASKS_READY = "flash.tasks.ready";
+    public static final String TASKS_EVENTS = "flash.tasks.events";
+    public static final String FRAMEWORK_HEARTBEATS = "flash.frameworks.heartbeats";
+    public static final String DEAD_LETTER = "flash.dead-letter";
+
+    private TopicNames() {
+    }
+
+    public static String frameworkTasks(String frameworkId) {
+        return "flash.fw." + frameworkId + ".tasks";
+    }
+
+    public static String frameworkNodes(String frameworkId) {
+        return "flash.fw." + frameworkId + ".nodes";
+    }
+
+    public static String frameworkAssignments(String frameworkId) {
+        return "flash.fw." + frameworkId + ".assignments";
+    }
+
+    public static String frameworkNodeEvents(String frameworkId) {
+        return "flash.fw." + frameworkId + ".node-events";
+    }
+}

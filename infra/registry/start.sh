@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Starts Apicurio Registry 3.3.3 (unpacked from Maven Central by `mvn -pl infra package`)
+# with in-memory storage, on Java 21+. Its ccompat/v7 API speaks the Confluent protocol.
+#   FLASH_REGISTRY_PORT (default 8081)       API: http://127.0.0.1:PORT/apis/registry/v3, /apis/ccompat/v7
+#   FLASH_REGISTRY_MGMT_PORT (default PORT+1) health: /q/health/ready
+#   FLASH_JAVA21_HOME                          a Java 21+ home when none is found under /usr/lib/jvm
+set -euo pipefail
+source "$(dirname "$0")/../lib/common.sh"
+
+app="$FLASH_HOME/infra/target/apicurio/quarkus-run.jar"
+[ -f "$app" ] || die "Apicurio Registry missing at $app: run 'mvn -B -q -pl infra package' first"
+java21="$(find_java21)" || die "Apicurio Registry needs Java 21 or newer; install one (e.g. apt-get install openjdk-21-jre-headless where available) or set FLASH_JAVA21_HOME"
+logs="$FLASH_DATA_DIR/logs"; pidfile="$FLASH_DATA_DIR/registry.pid"
+mkdir -p "$logs"
+
+if pid_alive "$pidfile"; then log "registry already running (pid $(cat "$pidfile"))"; exit 0; fi
+port_open "$FLASH_REGISTRY_PORT" && die "port $FLASH_REGISTRY_PORT is taken by another process; set FLASH_REGISTRY_PORT"
+
+nohup "$java21" -Xms128m -Xmx384m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC \
+  -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$FLASH_REGISTRY_PORT" \
+  -Dquarkus.management.host=127.0.0.1 -Dquarkus.management.port="$FLASH_REGISTRY_MGMT_PORT" \
+  -Dapicurio.rest.deletion.artifact.enabled=true \
+  -jar "$app" >"$logs/registry.log" 2>&1 &
+echo $! > "$pidfile"
+log "registry starting (pid $!), log: $logs/registry.log"
+ready() { curl -fsS "http://127.0.0.1:$FLASH_REGISTRY_MGMT_PORT/q/health/ready" >/dev/null 2>&1 || curl -fsS "http://127.0.0.1:$FLASH_REGISTRY_MGMT_PORT/health/ready" >/dev/null 2>&1; }
+if ! wait_for registry 120 ready; then
+  tail -30 "$logs/registry.log" >&2
+  die "registry not ready within 120 s"
+fi
+log "registry ready on http://127.0.0.1:$FLASH_REGISTRY_PORT"
