@@ -1,0 +1,166 @@
+package io.flash.cli;
+
+import io.flash.common.client.JobClient;
+import io.flash.common.jobfile.JobFileException;
+import io.flash.common.jobfile.JobFiles;
+import io.flash.common.setup.PlatformSetup;
+import io.flash.schema.*;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The Java half of {@code bin/flash}: talks to Flash through Kafka only. The shell script handles
+ * starting and stopping processes.
+ */
+public final class FlashCli {
+
+    private static final String USAGE = """
+            usage: flash <command>
+              setup                    create topics and set the registry's BACKWARD rule
+              submit FILE [--wait] [--timeout SECONDS]
+                                       publish a job file (YAML or JSON); prints the job id
+              status JOB_ID            the job's latest state
+              result JOB_ID            the job's final result, when it has one
+            environment: FLASH_BOOTSTRAP_SERVERS (127.0.0.1:9092), FLASH_REGISTRY_URL (http://127.0.0.1:8081)
+            """;
+
+    public static void main(String[] args) throws Exception {
+        System.exit(run(args));
+    }
+
+    static int run(String[] args) throws Exception {
+        if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help")) {
+            System.out.print(USAGE);
+            return args.length == 0 ? 2 : 0;
+        }
+        String bootstrap = env("FLASH_BOOTSTRAP_SERVERS", "127.0.0.1:9092");
+        String registry = env("FLASH_REGISTRY_URL", "http://127.0.0.1:8081");
+        switch (args[0]) {
+            case "setup" -> {
+                PlatformSetup.main(new String[0]);
+                return 0;
+            }
+            case "submit" -> {
+                return submit(args, bootstrap, registry);
+            }
+            case "status", "result" -> {
+                if (args.length != 2) {
+                    System.err.print(USAGE);
+                    return 2;
+                }
+                try (JobClient client = new JobClient(bootstrap, registry)) {
+                    if (args[0].equals("status")) {
+                        Optional<JobStatus> status = client.status(args[1]);
+                        if (status.isEmpty()) {
+                            System.err.println("no status for job " + args[1] + " yet (a job appears here once ingest accepted it)");
+                            return 1;
+                        }
+                        printStatus(status.get());
+                        return 0;
+                    }
+                    Optional<JobResult> result = client.result(args[1]);
+                    if (result.isEmpty()) {
+                        System.err.println("job " + args[1] + " has no result yet; see 'flash status " + args[1] + "'");
+                        return 1;
+                    }
+                    printResult(result.get());
+                    return result.get().getState() == JobState.SUCCEEDED ? 0 : 1;
+                }
+            }
+            default -> {
+                System.err.println("unknown command '" + args[0] + "'");
+                System.err.print(USAGE);
+                return 2;
+            }
+        }
+    }
+
+    private static int submit(String[] args, String bootstrap, String registry) throws Exception {
+        if (args.length < 2) {
+            System.err.print(USAGE);
+            return 2;
+        }
+        Path file = Path.of(args[1]);
+        boolean wait = false;
+        long timeoutSeconds = 600;
+        for (int i = 2; i < args.length; i++) {
+            switch (args[i]) {
+                case "--wait" -> wait = true;
+                case "--timeout" -> timeoutSeconds = Long.parseLong(args[++i]);
+                default -> {
+                    System.err.println("unknown option " + args[i]);
+                    return 2;
+                }
+            }
+        }
+        if (!Files.isReadable(file)) {
+            System.err.println("cannot read job file " + file);
+            return 2;
+        }
+        JobSubmission job;
+        try {
+            job = JobFiles.read(file);
+        } catch (JobFileException e) {
+            System.err.println(file + ": " + e.getMessage());
+            return 2;
+        }
+        try (JobClient client = new JobClient(bootstrap, registry)) {
+            String jobId = client.submit(job);
+            System.out.println(jobId);
+            if (!wait) {
+                return 0;
+            }
+            System.err.println("submitted " + job.getName() + " (submission " + job.getSubmissionId() + "); waiting for its result…");
+            Optional<JobClient.Outcome> outcome = client.awaitOutcome(job.getSubmissionId(), Duration.ofSeconds(timeoutSeconds));
+            if (outcome.isEmpty()) {
+                System.err.println("no result within " + timeoutSeconds + " s; the job may still be running: flash status " + jobId);
+                return 1;
+            }
+            if (outcome.get().rejected() != null) {
+                System.err.println("rejected:");
+                for (FieldError e : outcome.get().rejected().getReasons()) {
+                    System.err.println("  " + e.getField() + ": " + e.getReason());
+                }
+                return 1;
+            }
+            printResult(outcome.get().result());
+            return outcome.get().result().getState() == JobState.SUCCEEDED ? 0 : 1;
+        }
+    }
+
+    private static void printStatus(JobStatus s) {
+        System.out.printf("job %s (%s) owner=%s state=%s tasks: %d total, %d succeeded, %d running, %d failed; updated %s%n",
+                s.getJobId(), s.getName(), s.getOwner(), s.getState(), s.getTasksTotal(), s.getTasksSucceeded(),
+                s.getTasksRunning(), s.getTasksFailed(), Instant.ofEpochMilli(s.getUpdatedAt()));
+        if (s.getMessage() != null) {
+            System.out.println("  " + s.getMessage());
+        }
+    }
+
+    private static void printResult(JobResult r) {
+        System.out.printf("job %s (%s): %s exit=%s in %.1f s%n", r.getJobId(), r.getName(), r.getState(),
+                r.getExitCode(), (r.getFinishedAt() - r.getAcceptedAt()) / 1000.0);
+        if (r.getReason() != null) {
+            System.out.println("  reason: " + r.getReason());
+        }
+        for (TaskSummary t : r.getTasks()) {
+            System.out.printf("  task %-20s %-10s attempts=%d exit=%s node=%s%n", t.getName(), t.getState(), t.getAttempts(),
+                    t.getExitCode(), t.getNodeId());
+            if (t.getReason() != null) {
+                System.out.println("    reason: " + t.getReason());
+            }
+            if (t.getStdoutTail() != null && !t.getStdoutTail().isBlank()) {
+                t.getStdoutTail().lines().forEach(line -> System.out.println("    | " + line));
+            }
+        }
+    }
+
+    private static String env(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null || value.isBlank() ? fallback : value;
+    }
+}

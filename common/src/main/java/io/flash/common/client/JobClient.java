@@ -1,0 +1,169 @@
+package io.flash.common.client;
+
+import io.flash.common.ids.JobIds;
+import io.flash.common.serde.RegistryValueSerdes;
+import io.flash.common.topics.FlashTopics;
+import io.flash.common.topics.Topic;
+import io.flash.schema.JobRejected;
+import io.flash.schema.JobResult;
+import io.flash.schema.JobStatus;
+import io.flash.schema.JobSubmission;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.utils.Utils;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.*;
+
+/**
+ * What a user's program does with Flash, through Kafka only: publish a job, wait for its outcome,
+ * read its latest status. Used by the CLI and by the end-to-end tests.
+ */
+public final class JobClient implements AutoCloseable {
+
+    /** How a submission ended: accepted and finished (result), or refused (rejected). */
+    public record Outcome(String jobId, JobResult result, JobRejected rejected) {
+    }
+
+    private final String bootstrapServers;
+    private final FlashTopics topics;
+    private final KafkaProducer<String, JobSubmission> producer;
+
+    public JobClient(String bootstrapServers, String registryUrl) {
+        this.bootstrapServers = bootstrapServers;
+        this.topics = new FlashTopics(new RegistryValueSerdes(registryUrl));
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        this.producer = new KafkaProducer<>(props, topics.jobsSubmitted.keySerde().serializer(),
+                topics.jobsSubmitted.valueSerde().serializer());
+    }
+
+    public FlashTopics topics() {
+        return topics;
+    }
+
+    /** Publishes the job keyed by its submission id (one is made up when absent); returns the job id. */
+    public String submit(JobSubmission job) throws Exception {
+        if (job.getSubmissionId() == null || job.getSubmissionId().isBlank()) {
+            job.setSubmissionId(UUID.randomUUID().toString());
+        }
+        producer.send(new ProducerRecord<>(topics.jobsSubmitted.name(), job.getSubmissionId(), job)).get();
+        return JobIds.forSubmission(job.getSubmissionId());
+    }
+
+    /** Publishes raw bytes to the ingest topic (what a misbehaving client might do). */
+    public void submitRaw(String key, byte[] value) throws Exception {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        try (KafkaProducer<byte[], byte[]> raw = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+            raw.send(new ProducerRecord<>(topics.jobsSubmitted.name(),
+                    key == null ? null : key.getBytes(StandardCharsets.UTF_8), value)).get();
+        }
+    }
+
+    /**
+     * Waits for the job's result or its rejection, reading both topics from the partition of its key.
+     * Reads from the start of that partition, so an outcome that came before the call is found too.
+     */
+    public Optional<Outcome> awaitOutcome(String submissionId, Duration timeout) {
+        String jobId = JobIds.forSubmission(submissionId);
+        try (KafkaConsumer<String, Object> consumer = consumer()) {
+            TopicPartition results = partitionOf(consumer, topics.jobsResults, jobId);
+            TopicPartition rejected = partitionOf(consumer, topics.jobsRejected, submissionId);
+            consumer.assign(List.of(results, rejected));
+            consumer.seekToBeginning(List.of(results, rejected));
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, Object> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (record.value() instanceof JobResult r && jobId.equals(record.key())) {
+                        return Optional.of(new Outcome(jobId, r, null));
+                    }
+                    if (record.value() instanceof JobRejected r && submissionId.equals(r.getSubmissionId())) {
+                        return Optional.of(new Outcome(jobId, null, r));
+                    }
+                }
+            }
+            return Optional.empty();
+        }
+    }
+
+    /** The latest status of a job from the compacted status topic, if there is one. */
+    public Optional<JobStatus> status(String jobId) {
+        return latest(topics.jobsStatus, jobId).map(JobStatus.class::cast);
+    }
+
+    public Optional<JobResult> result(String jobId) {
+        return latest(topics.jobsResults, jobId).map(JobResult.class::cast);
+    }
+
+    /** Every rejection on the rejected topic so far (for tests and troubleshooting). */
+    public List<JobRejected> rejections(Duration wait, int atLeast) {
+        List<JobRejected> found = new ArrayList<>();
+        try (KafkaConsumer<String, Object> consumer = consumer()) {
+            List<TopicPartition> parts = consumer.partitionsFor(topics.jobsRejected.name()).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            consumer.assign(parts);
+            consumer.seekToBeginning(parts);
+            long deadline = System.nanoTime() + wait.toNanos();
+            while (System.nanoTime() < deadline && found.size() < atLeast) {
+                for (ConsumerRecord<String, Object> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (record.value() instanceof JobRejected r) {
+                        found.add(r);
+                    }
+                }
+            }
+        }
+        return found;
+    }
+
+    private Optional<Object> latest(Topic<String, ?> topic, String key) {
+        try (KafkaConsumer<String, Object> consumer = consumer()) {
+            TopicPartition tp = partitionOf(consumer, topic, key);
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            long end = consumer.endOffsets(List.of(tp)).get(tp);
+            Object latest = null;
+            while (consumer.position(tp) < end) {
+                for (ConsumerRecord<String, Object> record : consumer.poll(Duration.ofMillis(500))) {
+                    if (key.equals(record.key())) {
+                        latest = record.value();
+                    }
+                }
+            }
+            return Optional.ofNullable(latest);
+        }
+    }
+
+    private static TopicPartition partitionOf(KafkaConsumer<String, Object> consumer, Topic<String, ?> topic, String key) {
+        int partitions = consumer.partitionsFor(topic.name()).size();
+        int partition = Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
+        return new TopicPartition(topic.name(), partition);
+    }
+
+    @SuppressWarnings("unchecked")
+    private KafkaConsumer<String, Object> consumer() {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        // One deserializer for every Flash value: the writer schema picks the class.
+        var deserializer = (org.apache.kafka.common.serialization.Deserializer<Object>) (Object)
+                topics.jobsResults.valueSerde().deserializer();
+        return new KafkaConsumer<>(props, topics.jobsResults.keySerde().deserializer(), deserializer);
+    }
+
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(5));
+    }
+}

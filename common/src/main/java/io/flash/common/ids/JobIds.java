@@ -1,0 +1,27 @@
+package io.flash.common.ids;
+
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+
+/**
+ * A job id is derived from the submission id, so a submission delivered twice (a client retry, or
+ * ingest re-reading after a crash) names the same job, and the planner runs it once.
+ */
+public final class JobIds {
+    private JobIds() {
+    }
+
+    /** Task ids are readable: {@code <jobId>.<taskName>}. */
+    public static String taskId(String jobId, String taskName) {
+        return jobId + "." + taskName;
+    }
+
+    /** Attempt ids: {@code <taskId>.<n>}, n counting from 1. */
+    public static String attemptId(String taskId, int attempt) {
+        return taskId + "." + attempt;
+    }
+
+    public static String forSubmission(String submissionId) {
+        return "job-" + UUID.nameUUIDFromBytes(("flash-job:" + submissionId).getBytes(StandardCharsets.UTF_8));
+    }
+}

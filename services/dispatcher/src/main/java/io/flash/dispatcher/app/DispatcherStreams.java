@@ -1,0 +1,26 @@
+package io.flash.dispatcher.app;
+
+import io.flash.common.serde.RegistryValueSerdes;
+import io.flash.common.topics.FlashTopics;
+import io.flash.dispatcher.selection.FrameworkSelector;
+import io.flash.dispatcher.topology.DispatcherTopology;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
+import org.apache.kafka.streams.Topology;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import java.time.Clock;
+import java.time.Duration;
+
+/** Hands the dispatcher topology to Quarkus, which runs it with the kafka-streams.* settings. */
+@ApplicationScoped
+public class DispatcherStreams {
+
+    @Produces
+    Topology topology(@ConfigProperty(name = "flash.registry.url") String registryUrl,
+                      @ConfigProperty(name = "flash.dispatcher.heartbeat-timeout", defaultValue = "15s") Duration heartbeatTimeout,
+                      @ConfigProperty(name = "flash.dispatcher.retry-interval", defaultValue = "500ms") Duration retryInterval) {
+        return DispatcherTopology.build(new FlashTopics(new RegistryValueSerdes(registryUrl)),
+                new FrameworkSelector(heartbeatTimeout.toMillis()), retryInterval, Clock.systemUTC());
+    }
+}

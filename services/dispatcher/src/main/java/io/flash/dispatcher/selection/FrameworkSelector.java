@@ -1,0 +1,186 @@
+package io.flash.dispatcher.selection;
+
+import io.flash.schema.*;
+
+import java.util.*;
+
+/**
+ * Level 1: picks a framework for a ready attempt from the frameworks' latest heartbeats (one per
+ * scheduling shard). Filters first — each rejection with its reason — then scores what is left:
+ * locality (a framework where the task's dependencies ran) first, then the most free room.
+ */
+public final class FrameworkSelector {
+
+    private final long heartbeatTimeoutMillis;
+
+    public FrameworkSelector(long heartbeatTimeoutMillis) {
+        this.heartbeatTimeoutMillis = heartbeatTimeoutMillis;
+    }
+
+    /**
+     * @param shards   latest heartbeat of every framework shard
+     * @param reserved what was dispatched to each shard ("fw/shard") since its heartbeat, not yet in it
+     */
+    public Decision choose(TaskReady ready, Collection<FrameworkHeartbeat> shards, Map<String, Reservation> reserved, long now) {
+        TaskDefinition task = ready.getTask();
+        Map<String, List<FrameworkHeartbeat>> byFramework = new TreeMap<>();
+        for (FrameworkHeartbeat hb : shards) {
+            byFramework.computeIfAbsent(hb.getFrameworkId(), k -> new ArrayList<>()).add(hb);
+        }
+        if (byFramework.isEmpty()) {
+            return new Decision.Hold("no framework has sent a heartbeat yet");
+        }
+        List<String> reasons = new ArrayList<>();
+        boolean couldEverFit = false;
+        Candidate best = null;
+        for (var entry : byFramework.entrySet()) {
+            String fw = entry.getKey();
+            List<FrameworkHeartbeat> fwShards = entry.getValue();
+            if (task.getFramework() != null && !task.getFramework().equals(fw)) {
+                reasons.add(fw + " is not the requested framework " + task.getFramework());
+                continue;
+            }
+            if (ready.getExcludedFrameworks().contains(fw)) {
+                reasons.add(fw + " is excluded after earlier failures there");
+                continue;
+            }
+            String never = neverFits(task, fwShards);
+            if (never != null) {
+                reasons.add(fw + " " + never);
+                continue;
+            }
+            couldEverFit = true;
+            long newest = fwShards.stream().mapToLong(FrameworkHeartbeat::getSentAt).max().orElse(0);
+            if (now - newest > heartbeatTimeoutMillis) {
+                reasons.add(fw + " is down (no heartbeat for " + (now - newest) / 1000 + " s)");
+                continue;
+            }
+            Candidate shard = bestShard(fw, task, fwShards, reserved, now);
+            if (shard == null) {
+                reasons.add(fw + " " + roomNote(task, fwShards, reserved));
+                continue;
+            }
+            double score = (ready.getDependencyFrameworks().contains(fw) ? 1000 : 0) + shard.freeShare;
+            Candidate scored = new Candidate(fw, shard.shard, score);
+            if (best == null || scored.freeShare > best.freeShare) {
+                best = scored;
+            }
+        }
+        if (best != null) {
+            return new Decision.Dispatch(best.frameworkId, best.shard);
+        }
+        String summary = byFramework.size() + (byFramework.size() == 1 ? " framework: " : " frameworks: ") + String.join("; ", reasons);
+        if (task.getFramework() != null && !byFramework.containsKey(task.getFramework())) {
+            return new Decision.Hold("requested framework " + task.getFramework() + " has not sent a heartbeat; " + summary);
+        }
+        return couldEverFit ? new Decision.Hold(summary) : new Decision.Fail(summary);
+    }
+
+    /** Why this framework could never run the task, or null. */
+    private static String neverFits(TaskDefinition task, List<FrameworkHeartbeat> shards) {
+        Capacity need = task.getResources();
+        Capacity largest = largest(shards, FrameworkHeartbeat::getLargestNodeTotal);
+        if (shards.stream().allMatch(s -> s.getNodes() == 0)) {
+            return null; // no nodes yet: it may grow, so hold rather than fail
+        }
+        if (need.getCpu() > largest.getCpu() + 1e-9) {
+            return "has no node with " + fmt(need.getCpu()) + " cpu (largest: " + fmt(largest.getCpu()) + ")";
+        }
+        if (need.getMemoryBytes() > largest.getMemoryBytes()) {
+            return "has no node with " + mib(need.getMemoryBytes()) + " memory (largest: " + mib(largest.getMemoryBytes()) + ")";
+        }
+        if (need.getDiskBytes() > largest.getDiskBytes()) {
+            return "has no node with " + mib(need.getDiskBytes()) + " disk (largest: " + mib(largest.getDiskBytes()) + ")";
+        }
+        if (need.getGpus() > largest.getGpus()) {
+            return "has no node with " + need.getGpus() + " gpus (largest: " + largest.getGpus() + ")";
+        }
+        if (task.getDiskType() != DiskType.ANY
+                && shards.stream().noneMatch(s -> s.getDiskTypes().contains(task.getDiskType()))) {
+            return "lacks disk type " + task.getDiskType().name().toLowerCase(Locale.ROOT);
+        }
+        if (task.getNetwork() == NetworkMode.BRIDGE && shards.stream().noneMatch(FrameworkHeartbeat::getNetwork)) {
+            return "offers no network";
+        }
+        return null;
+    }
+
+    private Candidate bestShard(String fw, TaskDefinition task, List<FrameworkHeartbeat> shards,
+                                Map<String, Reservation> reserved, long now) {
+        Candidate best = null;
+        for (FrameworkHeartbeat hb : shards) {
+            if (hb.getNodes() == 0 || now - hb.getSentAt() > heartbeatTimeoutMillis) continue;
+            Reservation r = reserved.getOrDefault(key(fw, hb.getShard()), Reservation.NONE);
+            if (hb.getQueued() + r.count() >= hb.getAcceptLimit()) continue;
+            Capacity free = hb.getLargestNodeFree();
+            Capacity need = task.getResources();
+            // Reservations only lower the shard's free total; placing is the framework's job.
+            double cpuLeft = hb.getFree().getCpu() - r.cpu();
+            long memLeft = hb.getFree().getMemoryBytes() - r.memoryBytes();
+            if (need.getCpu() > free.getCpu() + 1e-9 || need.getMemoryBytes() > free.getMemoryBytes()
+                    || need.getDiskBytes() > free.getDiskBytes() || need.getGpus() > free.getGpus()
+                    || need.getCpu() > cpuLeft + 1e-9 || need.getMemoryBytes() > memLeft) {
+                continue;
+            }
+            double share = Math.min(cpuLeft / Math.max(hb.getTotal().getCpu(), 1e-9),
+                    (double) memLeft / Math.max(hb.getTotal().getMemoryBytes(), 1));
+            if (best == null || share > best.freeShare) {
+                best = new Candidate(fw, hb.getShard(), share);
+            }
+        }
+        return best;
+    }
+
+    private static String roomNote(TaskDefinition task, List<FrameworkHeartbeat> shards, Map<String, Reservation> reserved) {
+        double freeCpu = 0, totalCpu = 0;
+        long freeMem = 0;
+        int queued = 0, limit = 0;
+        for (FrameworkHeartbeat hb : shards) {
+            Reservation r = reserved.getOrDefault(key(hb.getFrameworkId(), hb.getShard()), Reservation.NONE);
+            freeCpu += Math.max(0, hb.getFree().getCpu() - r.cpu());
+            totalCpu += hb.getTotal().getCpu();
+            freeMem += Math.max(0, hb.getFree().getMemoryBytes() - r.memoryBytes());
+            queued += hb.getQueued() + r.count();
+            limit += hb.getAcceptLimit();
+        }
+        if (queued >= limit) {
+            return "has a full queue (" + queued + " of " + limit + ")";
+        }
+        return "has " + fmt(freeCpu) + " of " + fmt(totalCpu) + " cpu and " + mib(freeMem) + " memory free, task needs "
+                + fmt(task.getResources().getCpu()) + " cpu and " + mib(task.getResources().getMemoryBytes());
+    }
+
+    private static Capacity largest(List<FrameworkHeartbeat> shards, java.util.function.Function<FrameworkHeartbeat, Capacity> f) {
+        Capacity max = new Capacity(0.0, 0L, 0L, 0);
+        for (FrameworkHeartbeat hb : shards) {
+            Capacity c = f.apply(hb);
+            max = new Capacity(Math.max(max.getCpu(), c.getCpu()), Math.max(max.getMemoryBytes(), c.getMemoryBytes()),
+                    Math.max(max.getDiskBytes(), c.getDiskBytes()), Math.max(max.getGpus(), c.getGpus()));
+        }
+        return max;
+    }
+
+    public static String key(String frameworkId, int shard) {
+        return frameworkId + "/" + shard;
+    }
+
+    private static String fmt(double cpu) {
+        return cpu == Math.rint(cpu) ? Long.toString((long) cpu) : String.format(Locale.ROOT, "%.2f", cpu);
+    }
+
+    private static String mib(long bytes) {
+        return (bytes >> 20) + "Mi";
+    }
+
+    private record Candidate(String frameworkId, int shard, double freeShare) {
+    }
+
+    /** Resources sent to a shard after its last heartbeat was taken. */
+    public record Reservation(int count, double cpu, long memoryBytes) {
+        public static final Reservation NONE = new Reservation(0, 0, 0);
+
+        public Reservation plus(Capacity c) {
+            return new Reservation(count + 1, cpu + c.getCpu(), memoryBytes + c.getMemoryBytes());
+        }
+    }
+}

@@ -1,0 +1,237 @@
+package io.flash.ingest.validation;
+
+import io.flash.schema.*;
+
+import java.util.*;
+import java.util.regex.Pattern;
+
+/**
+ * Checks a submission and turns it into the normalised {@link JobAccepted}: units parsed, commands as
+ * argv, defaults filled in. Collects every problem, each naming its field path, instead of stopping at
+ * the first.
+ */
+public final class JobValidator {
+
+    private static final Pattern TASK_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,62}");
+    // [registry[:port]/]path[:tag][@sha256:digest], lower-case path components as Docker requires.
+    private static final Pattern IMAGE = Pattern.compile(
+            "(?:[a-zA-Z0-9.-]+(?::[0-9]+)?/)?[a-z0-9]+(?:[._-][a-z0-9]+)*(?:/[a-z0-9]+(?:[._-][a-z0-9]+)*)*"
+                    + "(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(?:@sha256:[a-f0-9]{64})?");
+
+    private final Limits limits;
+
+    public JobValidator(Limits limits) {
+        this.limits = limits;
+    }
+
+    public ValidationResult validate(JobSubmission job, String jobId, String submissionId, long now) {
+        List<FieldError> errors = new ArrayList<>();
+        if (job.getName() == null || job.getName().isBlank()) {
+            errors.add(error("name", "required: give the job a name"));
+        }
+        FailureMode failureMode = FailureMode.STOP;
+        if (job.getFailureMode() != null && !job.getFailureMode().isBlank()) {
+            switch (job.getFailureMode().trim().toLowerCase(Locale.ROOT)) {
+                case "stop" -> failureMode = FailureMode.STOP;
+                case "continue" -> failureMode = FailureMode.CONTINUE;
+                default -> errors.add(error("failureMode", "'" + job.getFailureMode() + "' is not one of stop, continue"));
+            }
+        }
+        List<TaskSpec> specs = job.getTasks() == null ? List.of() : job.getTasks();
+        if (specs.isEmpty()) {
+            errors.add(error("tasks", "a job needs at least one task"));
+        } else if (specs.size() > limits.maxTasks()) {
+            errors.add(error("tasks", specs.size() + " tasks is more than the limit of " + limits.maxTasks()));
+        }
+        Map<String, Integer> indexByName = new HashMap<>();
+        for (int i = 0; i < specs.size(); i++) {
+            String name = specs.get(i).getName();
+            if (name == null || !TASK_NAME.matcher(name).matches()) {
+                errors.add(error("tasks[" + i + "].name", "'" + name + "' is not a task name: use 1-63 letters, digits, '-' or '_', starting with a letter or digit"));
+            } else if (indexByName.putIfAbsent(name, i) != null) {
+                errors.add(error("tasks[" + i + "].name", "duplicate task name '" + name + "' (also tasks[" + indexByName.get(name) + "])"));
+            }
+        }
+        List<TaskDefinition> tasks = new ArrayList<>();
+        for (int i = 0; i < specs.size(); i++) {
+            tasks.add(task(specs.get(i), "tasks[" + i + "].", indexByName, errors));
+        }
+        if (errors.isEmpty()) {
+            findCycle(tasks).ifPresent(cycle -> errors.add(error(
+                    "tasks[" + indexByName.get(cycle.get(0)) + "].dependsOn",
+                    "dependency cycle: " + String.join(" -> ", cycle))));
+        }
+        if (!errors.isEmpty()) {
+            return ValidationResult.rejected(errors);
+        }
+        return ValidationResult.accepted(JobAccepted.newBuilder()
+                .setJobId(jobId)
+                .setSubmissionId(submissionId)
+                .setName(job.getName().trim())
+                .setOwner(blankTo(job.getOwner(), "anonymous"))
+                .setQueue(blankTo(job.getQueue(), "default"))
+                .setPriority(job.getPriority())
+                .setLabels(job.getLabels() == null ? Map.of() : job.getLabels())
+                .setFailureMode(failureMode)
+                .setTasks(tasks)
+                .setAcceptedAt(now)
+                .build());
+    }
+
+    private TaskDefinition task(TaskSpec spec, String path, Map<String, Integer> names, List<FieldError> errors) {
+        String image = spec.getImage() == null ? "" : spec.getImage().trim();
+        if (image.isEmpty()) {
+            errors.add(error(path + "image", "required: the container image to run, e.g. flash/shell:1"));
+        } else if (!IMAGE.matcher(image).matches()) {
+            errors.add(error(path + "image", "'" + image + "' is not a valid image reference (expected [registry/]name[:tag][@sha256:digest], lower-case name)"));
+        }
+        List<String> command = new ArrayList<>();
+        boolean hasArgv = spec.getCommand() != null && !spec.getCommand().isEmpty();
+        boolean hasShell = spec.getShell() != null && !spec.getShell().isBlank();
+        if (hasArgv && hasShell) {
+            errors.add(error(path + "command", "give either command (argv list) or shell (a command line), not both"));
+        } else if (hasShell) {
+            command.addAll(List.of("/bin/sh", "-c", spec.getShell()));
+        } else if (hasArgv && !spec.getCommand().get(0).isBlank()) {
+            command.addAll(spec.getCommand());
+        } else {
+            errors.add(error(path + "command", "empty: give command (an argv list) or shell (a command line run with /bin/sh -c)"));
+        }
+
+        ResourceRequest req = spec.getResources() == null ? new ResourceRequest() : spec.getResources();
+        double cpu = limits.defaultCpu();
+        if (req.getCpu() != null) {
+            cpu = req.getCpu();
+            if (!(cpu > 0)) {
+                errors.add(error(path + "resources.cpu", cpu + " cores: must be more than 0 (fractions such as 0.5 are fine)"));
+            } else if (cpu > limits.maxCpu()) {
+                errors.add(error(path + "resources.cpu", cpu + " cores is more than the limit of " + limits.maxCpu()));
+            }
+        }
+        long memory = limits.defaultMemoryBytes();
+        if (req.getMemory() != null) {
+            try {
+                memory = Quantities.bytes(req.getMemory());
+                if (memory < Limits.MIN_MEMORY_BYTES) {
+                    errors.add(error(path + "resources.memory", "'" + req.getMemory() + "' is " + memory
+                            + " bytes, below the minimum of 4Mi; did you mean " + req.getMemory().trim() + "Mi?"));
+                } else if (memory > limits.maxMemoryBytes()) {
+                    errors.add(error(path + "resources.memory", "'" + req.getMemory() + "' is more than the limit of "
+                            + Quantities.format(limits.maxMemoryBytes())));
+                }
+            } catch (IllegalArgumentException e) {
+                errors.add(error(path + "resources.memory", e.getMessage()));
+            }
+        }
+        long disk = 0;
+        if (req.getDisk() != null) {
+            try {
+                disk = Quantities.bytes(req.getDisk());
+            } catch (IllegalArgumentException e) {
+                errors.add(error(path + "resources.disk", e.getMessage()));
+            }
+        }
+        DiskType diskType = DiskType.ANY;
+        if (req.getDiskType() != null) {
+            try {
+                diskType = DiskType.valueOf(req.getDiskType().trim().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                errors.add(error(path + "resources.diskType", "'" + req.getDiskType() + "' is not one of ssd, hdd, any"));
+            }
+        }
+        NetworkMode network = NetworkMode.NONE;
+        if (req.getNetwork() != null) {
+            try {
+                network = NetworkMode.valueOf(req.getNetwork().trim().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                errors.add(error(path + "resources.network", "'" + req.getNetwork() + "' is not one of none, bridge"));
+            }
+        }
+        int gpus = req.getGpus() == null ? 0 : req.getGpus();
+        if (gpus < 0) {
+            errors.add(error(path + "resources.gpus", gpus + ": must be 0 or more"));
+        }
+        int maxAttempts = spec.getMaxAttempts() == null ? 1 : spec.getMaxAttempts();
+        if (maxAttempts < 1 || maxAttempts > limits.maxAttempts()) {
+            errors.add(error(path + "maxAttempts", maxAttempts + ": must be between 1 and " + limits.maxAttempts()));
+        }
+        Long timeout = null;
+        if (spec.getTimeout() != null) {
+            try {
+                timeout = Quantities.seconds(spec.getTimeout());
+            } catch (IllegalArgumentException e) {
+                errors.add(error(path + "timeout", e.getMessage()));
+            }
+        }
+        List<String> deps = spec.getDependsOn() == null ? List.of() : spec.getDependsOn();
+        for (int d = 0; d < deps.size(); d++) {
+            String dep = deps.get(d);
+            if (dep.equals(spec.getName())) {
+                errors.add(error(path + "dependsOn[" + d + "]", "a task cannot depend on itself"));
+            } else if (!names.containsKey(dep)) {
+                errors.add(error(path + "dependsOn[" + d + "]", "no task named '" + dep + "' in this job; known tasks: " + new TreeSet<>(names.keySet())));
+            }
+        }
+        return TaskDefinition.newBuilder()
+                .setName(spec.getName() == null ? "" : spec.getName())
+                .setImage(image)
+                .setCommand(command)
+                .setEnv(spec.getEnv() == null ? Map.of() : spec.getEnv())
+                .setWorkdir(spec.getWorkdir())
+                .setResources(new Capacity(cpu, memory, disk, gpus))
+                .setDiskType(diskType)
+                .setNetwork(network)
+                .setDependsOn(new ArrayList<>(new LinkedHashSet<>(deps)))
+                .setMaxAttempts(maxAttempts)
+                .setTimeoutSeconds(timeout)
+                .setFramework(spec.getFramework() == null || spec.getFramework().isBlank() ? null : spec.getFramework().trim())
+                .build();
+    }
+
+    /** A cycle as task names, first name repeated at the end, or empty. Iterative, so deep DAGs are fine. */
+    static Optional<List<String>> findCycle(List<TaskDefinition> tasks) {
+        Map<String, List<String>> deps = new HashMap<>();
+        for (TaskDefinition t : tasks) {
+            deps.put(t.getName(), t.getDependsOn());
+        }
+        Map<String, Integer> color = new HashMap<>(); // 1 = on the current path, 2 = done
+        for (TaskDefinition start : tasks) {
+            if (color.containsKey(start.getName())) continue;
+            Deque<String> path = new ArrayDeque<>();
+            Deque<Iterator<String>> its = new ArrayDeque<>();
+            path.push(start.getName());
+            its.push(deps.getOrDefault(start.getName(), List.of()).iterator());
+            color.put(start.getName(), 1);
+            while (!path.isEmpty()) {
+                Iterator<String> it = its.peek();
+                if (it.hasNext()) {
+                    String next = it.next();
+                    Integer c = color.get(next);
+                    if (c == null) {
+                        color.put(next, 1);
+                        path.push(next);
+                        its.push(deps.getOrDefault(next, List.of()).iterator());
+                    } else if (c == 1) {
+                        List<String> onPath = new ArrayList<>(path);
+                        Collections.reverse(onPath);
+                        List<String> cycle = new ArrayList<>(onPath.subList(onPath.indexOf(next), onPath.size()));
+                        cycle.add(next);
+                        return Optional.of(cycle);
+                    }
+                } else {
+                    color.put(path.pop(), 2);
+                    its.pop();
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static String blankTo(String value, String fallback) {
+        return value == null || value.isBlank() ? fallback : value.trim();
+    }
+
+    private static FieldError error(String field, String reason) {
+        return new FieldError(field, reason);
+    }
+}

@@ -1,0 +1,15 @@
+package io.flash.ingest.validation;
+
+/**
+ * What ingest accepts, and the defaults for what a task leaves out. Configured from
+ * {@code flash.ingest.*} properties; the defaults here are documented in docs/job-format.md.
+ */
+public record Limits(int maxTasks, double maxCpu, long maxMemoryBytes, int maxAttempts,
+                     double defaultCpu, long defaultMemoryBytes) {
+
+    public static final long MIN_MEMORY_BYTES = 4L << 20;
+
+    public static Limits defaults() {
+        return new Limits(1000, 256, 4L << 40, 10, 1.0, 512L << 20);
+    }
+}
