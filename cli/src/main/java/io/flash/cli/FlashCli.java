@@ -28,7 +28,11 @@ public final class FlashCli {
             environment: FLASH_BOOTSTRAP_SERVERS (127.0.0.1:9092), FLASH_REGISTRY_URL (http://127.0.0.1:8081)
             """;
 
+    /** Held so the logging configuration is not garbage-collected. */
+    private static final java.util.logging.Logger APICURIO_LOG = java.util.logging.Logger.getLogger("io.apicurio");
+
     public static void main(String[] args) throws Exception {
+        APICURIO_LOG.setLevel(java.util.logging.Level.SEVERE); // its client warns about Vert.x on every start
         System.exit(run(args));
     }
 

@@ -43,7 +43,7 @@ public final class PlatformSetup {
 
     public static void main(String[] args) throws Exception {
         Settings settings = Settings.fromEnvironment();
-        List<String> created = createTopics(settings);
+        List<String> created = createTopics(settings, true);
         System.out.println("topics: " + (created.isEmpty() ? "all present" : "created " + String.join(", ", created)));
         setBackwardCompatibility(settings.registryUrl());
         System.out.println("registry: global compatibility rule BACKWARD");
@@ -60,14 +60,19 @@ public final class PlatformSetup {
         return specs;
     }
 
-    /** Creates the missing topics; returns the names created. */
-    public static List<String> createTopics(Settings settings) throws InterruptedException, ExecutionException {
+    /**
+     * Creates the missing topics; returns the names created.
+     * @param includePlatform false to create only the frameworks' topics
+     */
+    public static List<String> createTopics(Settings settings, boolean includePlatform) throws InterruptedException, ExecutionException {
         try (Admin admin = Admin.create(Map.of(
                 AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers(),
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000))) {
             Set<String> existing = admin.listTopics().names().get();
             List<NewTopic> missing = new ArrayList<>();
-            for (TopicSpec spec : topics(settings)) {
+            List<TopicSpec> wanted = includePlatform ? topics(settings)
+                    : topics(settings).stream().filter(t -> t.name().startsWith("flash.fw.")).toList();
+            for (TopicSpec spec : wanted) {
                 if (!existing.contains(spec.name())) {
                     missing.add(new NewTopic(spec.name(), spec.partitions(), (short) 1).configs(spec.configs()));
                 }

@@ -1,5 +1,6 @@
 package io.flash.ingest.validation;
 
+import io.flash.common.units.Quantities;
 import io.flash.schema.*;
 
 import java.util.*;

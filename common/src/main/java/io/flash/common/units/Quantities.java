@@ -1,4 +1,4 @@
-package io.flash.ingest.validation;
+package io.flash.common.units;
 
 import java.util.Map;
 import java.util.regex.Matcher;

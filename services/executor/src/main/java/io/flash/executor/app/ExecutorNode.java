@@ -1,0 +1,91 @@
+package io.flash.executor.app;
+
+import io.flash.common.serde.RegistryValueSerdes;
+import io.flash.common.topics.FlashTopics;
+import io.flash.common.units.Quantities;
+import io.flash.executor.docker.DockerRuntime;
+import io.flash.executor.node.NodeAgent;
+import io.flash.executor.node.NodeSettings;
+import io.flash.schema.Capacity;
+import io.flash.schema.DiskType;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Readiness;
+
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/** Starts this machine's node agent with Quarkus and stops it on shutdown; reports its readiness. */
+@ApplicationScoped
+@Readiness
+public class ExecutorNode implements HealthCheck {
+
+    @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap;
+    @ConfigProperty(name = "flash.registry.url") String registryUrl;
+    @ConfigProperty(name = "flash.framework.id") String frameworkId;
+    @ConfigProperty(name = "flash.node.id") Optional<String> nodeId;
+    @ConfigProperty(name = "flash.node.cpu") Optional<Double> cpu;
+    @ConfigProperty(name = "flash.node.memory") Optional<String> memory;
+    @ConfigProperty(name = "flash.node.disk") Optional<String> disk;
+    @ConfigProperty(name = "flash.node.disk-type") String diskType;
+    @ConfigProperty(name = "flash.node.gpus") int gpus;
+    @ConfigProperty(name = "flash.node.network") boolean network;
+    @ConfigProperty(name = "flash.node.labels") Optional<String> labels;
+    @ConfigProperty(name = "flash.node.heartbeat-interval") Duration heartbeatInterval;
+    @ConfigProperty(name = "flash.node.pull-timeout") Duration pullTimeout;
+    @ConfigProperty(name = "flash.node.log-tail-lines") int logTailLines;
+    @ConfigProperty(name = "flash.docker.host") String dockerHost;
+
+    private DockerRuntime docker;
+    private NodeAgent agent;
+
+    void onStart(@Observes StartupEvent event) throws Exception {
+        docker = new DockerRuntime(dockerHost);
+        agent = new NodeAgent(settings(), docker, new FlashTopics(new RegistryValueSerdes(registryUrl)), bootstrap);
+        agent.start();
+    }
+
+    void onStop(@Observes ShutdownEvent event) throws Exception {
+        if (agent != null) agent.close();
+        if (docker != null) docker.close();
+    }
+
+    NodeSettings settings() throws Exception {
+        long physical = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize();
+        Capacity capacity = new Capacity(
+                cpu.orElse((double) Runtime.getRuntime().availableProcessors()),
+                memory.map(Quantities::bytes).orElse(physical * 8 / 10),
+                disk.map(Quantities::bytes).orElse(Files.getFileStore(Path.of(System.getProperty("java.io.tmpdir"))).getUsableSpace()),
+                gpus);
+        Map<String, String> labelMap = new LinkedHashMap<>();
+        labels.ifPresent(text -> {
+            for (String pair : text.split(",")) {
+                String[] kv = pair.split("=", 2);
+                if (kv.length == 2) labelMap.put(kv[0].trim(), kv[1].trim());
+            }
+        });
+        String id = nodeId.filter(s -> !s.isBlank()).orElse("node-" + InetAddress.getLocalHost().getHostName());
+        return new NodeSettings(id, frameworkId, capacity, DiskType.valueOf(diskType.toUpperCase(Locale.ROOT)), network,
+                labelMap, heartbeatInterval, pullTimeout, logTailLines);
+    }
+
+    @Override
+    public HealthCheckResponse call() {
+        return HealthCheckResponse.named("executor-node")
+                .status(agent != null && agent.healthy())
+                .withData("runningAttempts", agent == null ? 0 : agent.runningAttempts())
+                .build();
+    }
+}

@@ -1,0 +1,209 @@
+package io.flash.executor.docker;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.command.WaitContainerResultCallback;
+import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.model.*;
+import com.github.dockerjava.core.DefaultDockerClientConfig;
+import com.github.dockerjava.core.DockerClientImpl;
+import com.github.dockerjava.httpclient5.ApacheDockerHttpClient;
+import io.flash.schema.NetworkMode;
+import io.flash.schema.TaskDefinition;
+
+import java.time.Duration;
+import java.util.*;
+import java.util.concurrent.TimeUnit;
+
+/** The executor's only door to the Docker engine (docker-java). */
+public final class DockerRuntime implements AutoCloseable {
+
+    public static final String LABEL_NODE = "io.flash.node";
+    public static final String LABEL_JOB = "io.flash.job";
+    public static final String LABEL_TASK = "io.flash.task";
+    public static final String LABEL_ATTEMPT = "io.flash.attempt";
+
+    /** What the engine says about one of our containers. */
+    public record ContainerInfo(String id, String attemptId, String jobId, String taskId, String status) {
+        public boolean running() {
+            return "running".equals(status);
+        }
+
+        public boolean created() {
+            return "created".equals(status);
+        }
+    }
+
+    /** How a container ended. */
+    public record Exit(int exitCode, boolean oomKilled, boolean timedOut) {
+    }
+
+    private final DockerClient docker;
+
+    public DockerRuntime(String dockerHost) {
+        DefaultDockerClientConfig config = DefaultDockerClientConfig.createDefaultConfigBuilder().withDockerHost(dockerHost).build();
+        ApacheDockerHttpClient http = new ApacheDockerHttpClient.Builder()
+                .dockerHost(config.getDockerHost())
+                .maxConnections(200)
+                .connectionTimeout(Duration.ofSeconds(10))
+                .build();
+        this.docker = DockerClientImpl.getInstance(config, http);
+    }
+
+    public void ping() {
+        docker.pingCmd().exec();
+    }
+
+    public static String containerName(String attemptId) {
+        return "flash-" + attemptId.replaceAll("[^a-zA-Z0-9_.-]", "_");
+    }
+
+    public boolean imagePresent(String image) {
+        try {
+            docker.inspectImageCmd(image).exec();
+            return true;
+        } catch (NotFoundException e) {
+            return false;
+        }
+    }
+
+    /** Pulls the image when it is not present; a failure says what the registry said. */
+    public void ensureImage(String image, Duration timeout) throws InterruptedException {
+        if (imagePresent(image)) {
+            return;
+        }
+        boolean done = docker.pullImageCmd(image).exec(new ResultCallback.Adapter<PullResponseItem>() {
+        }).awaitCompletion(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        if (!done) {
+            throw new IllegalStateException("pulling " + image + " took longer than " + timeout.toSeconds() + " s");
+        }
+    }
+
+    public List<String> localImageTags() {
+        List<String> tags = new ArrayList<>();
+        for (Image image : docker.listImagesCmd().exec()) {
+            if (image.getRepoTags() != null) {
+                for (String tag : image.getRepoTags()) {
+                    if (!tag.startsWith("<none>")) tags.add(tag);
+                }
+            }
+        }
+        return tags;
+    }
+
+    public Optional<ContainerInfo> find(String attemptId) {
+        try {
+            InspectContainerResponse c = docker.inspectContainerCmd(containerName(attemptId)).exec();
+            Map<String, String> labels = c.getConfig().getLabels();
+            return Optional.of(new ContainerInfo(c.getId(), labels.get(LABEL_ATTEMPT), labels.get(LABEL_JOB),
+                    labels.get(LABEL_TASK), c.getState().getStatus()));
+        } catch (NotFoundException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Every container this node started, in any state. */
+    public List<ContainerInfo> containersOf(String nodeId) {
+        List<ContainerInfo> found = new ArrayList<>();
+        for (Container c : docker.listContainersCmd().withShowAll(true)
+                .withLabelFilter(Map.of(LABEL_NODE, nodeId)).exec()) {
+            Map<String, String> labels = c.getLabels();
+            found.add(new ContainerInfo(c.getId(), labels.get(LABEL_ATTEMPT), labels.get(LABEL_JOB), labels.get(LABEL_TASK), c.getState()));
+        }
+        return found;
+    }
+
+    /**
+     * Creates (not starts) the attempt's container, with the task's cpu, memory and pids limits, no
+     * network unless asked, and no capabilities.
+     */
+    public String create(String nodeId, String jobId, String taskId, String attemptId, TaskDefinition task) {
+        long memory = task.getResources().getMemoryBytes();
+        HostConfig host = HostConfig.newHostConfig()
+                .withNanoCPUs(Math.max(1L, (long) (task.getResources().getCpu() * 1_000_000_000L)))
+                .withMemory(memory)
+                .withMemorySwap(memory)
+                .withPidsLimit(4096L)
+                .withCapDrop(Capability.ALL)
+                .withSecurityOpts(List.of("no-new-privileges"))
+                .withNetworkMode(task.getNetwork() == NetworkMode.BRIDGE ? "bridge" : "none");
+        List<String> env = new ArrayList<>();
+        task.getEnv().forEach((k, v) -> env.add(k + "=" + v));
+        env.add("FLASH_JOB_ID=" + jobId);
+        env.add("FLASH_TASK_ID=" + taskId);
+        env.add("FLASH_ATTEMPT_ID=" + attemptId);
+        var cmd = docker.createContainerCmd(task.getImage())
+                .withName(containerName(attemptId))
+                .withCmd(task.getCommand())
+                .withEnv(env)
+                .withLabels(Map.of(LABEL_NODE, nodeId, LABEL_JOB, jobId, LABEL_TASK, taskId, LABEL_ATTEMPT, attemptId))
+                .withHostConfig(host);
+        if (task.getWorkdir() != null) {
+            cmd.withWorkingDir(task.getWorkdir());
+        }
+        return cmd.exec().getId();
+    }
+
+    public void start(String containerId) {
+        docker.startContainerCmd(containerId).exec();
+    }
+
+    /** Waits for the container to stop; kills it when the timeout passes first. */
+    public Exit await(String containerId, Long timeoutSeconds) {
+        WaitContainerResultCallback callback = docker.waitContainerCmd(containerId).exec(new WaitContainerResultCallback());
+        boolean timedOut = false;
+        if (timeoutSeconds == null) {
+            callback.awaitStatusCode();
+        } else {
+            try {
+                callback.awaitStatusCode(timeoutSeconds, TimeUnit.SECONDS);
+            } catch (com.github.dockerjava.api.exception.DockerClientException e) {
+                timedOut = true;
+                kill(containerId);
+                callback.awaitStatusCode();
+            }
+        }
+        return exitOf(containerId, timedOut);
+    }
+
+    public Exit exitOf(String containerId, boolean timedOut) {
+        InspectContainerResponse.ContainerState state = docker.inspectContainerCmd(containerId).exec().getState();
+        Long code = state.getExitCodeLong();
+        return new Exit(code == null ? -1 : code.intValue(), Boolean.TRUE.equals(state.getOOMKilled()), timedOut);
+    }
+
+    /** The last {@code lines} lines of stdout and stderr, interleaved as written. */
+    public String tail(String containerId, int lines) throws InterruptedException {
+        StringBuilder out = new StringBuilder();
+        docker.logContainerCmd(containerId).withStdOut(true).withStdErr(true).withTail(lines)
+                .exec(new ResultCallback.Adapter<Frame>() {
+                    @Override
+                    public void onNext(Frame frame) {
+                        out.append(new String(frame.getPayload(), java.nio.charset.StandardCharsets.UTF_8));
+                    }
+                }).awaitCompletion(30, TimeUnit.SECONDS);
+        return out.toString();
+    }
+
+    public void kill(String containerId) {
+        try {
+            docker.killContainerCmd(containerId).exec();
+        } catch (NotFoundException | com.github.dockerjava.api.exception.ConflictException e) {
+            // already gone or already stopped
+        }
+    }
+
+    public void remove(String containerId) {
+        try {
+            docker.removeContainerCmd(containerId).withForce(true).exec();
+        } catch (NotFoundException e) {
+            // already removed
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        docker.close();
+    }
+}

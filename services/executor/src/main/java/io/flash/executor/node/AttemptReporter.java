@@ -1,0 +1,8 @@
+package io.flash.executor.node;
+
+import io.flash.schema.AttemptEvent;
+
+/** Where attempt events go; the executor waits for each to be written before it moves on. */
+public interface AttemptReporter {
+    void report(AttemptEvent event) throws Exception;
+}

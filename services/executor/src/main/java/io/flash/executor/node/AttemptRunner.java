@@ -1,0 +1,116 @@
+package io.flash.executor.node;
+
+import io.flash.executor.docker.DockerRuntime;
+import io.flash.schema.*;
+import org.jboss.logging.Logger;
+
+/**
+ * Runs one attempt to its end: image, container, start, wait, logs, exit, cleanup. Reports STARTED
+ * and exactly one final event; the container is removed only after the final event is written, so
+ * an executor restarted at any point finds it again by its labels.
+ */
+final class AttemptRunner {
+
+    private static final Logger LOG = Logger.getLogger(AttemptRunner.class);
+    private static final int MAX_TAIL_CHARS = 4096;
+
+    private final DockerRuntime docker;
+    private final NodeSettings settings;
+    private final AttemptReporter reporter;
+    /** attempt id → why it was killed; an exit after a kill is reported CANCELLED, not as the program's failure. */
+    private final java.util.Map<String, String> killReasons;
+
+    AttemptRunner(DockerRuntime docker, NodeSettings settings, AttemptReporter reporter, java.util.Map<String, String> killReasons) {
+        this.docker = docker;
+        this.settings = settings;
+        this.reporter = reporter;
+        this.killReasons = killReasons;
+    }
+
+    /**
+     * A fresh attempt: pulls the image if needed and creates the container. Returns its id, or null
+     * after reporting the attempt FAILED as an infrastructure failure.
+     */
+    String prepare(Assignment assignment) throws Exception {
+        TaskDefinition task = assignment.getTask();
+        try {
+            docker.ensureImage(task.getImage(), settings.pullTimeout());
+            return docker.create(settings.nodeId(), assignment.getJobId(), assignment.getTaskId(), assignment.getAttemptId(), task);
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            finish(assignment.getJobId(), assignment.getTaskId(), assignment.getAttemptId(), AttemptState.FAILED, null,
+                    FailureClass.INFRASTRUCTURE, "could not prepare the container: " + message(e), null);
+            return null;
+        }
+    }
+
+    /** A container found created but not started (the executor stopped between the two). */
+    void startAndWait(String jobId, String taskId, String attemptId, String containerId, Long timeoutSeconds) throws Exception {
+        try {
+            docker.start(containerId);
+        } catch (Exception e) {
+            finish(jobId, taskId, attemptId, AttemptState.FAILED, null, FailureClass.INFRASTRUCTURE,
+                    "the engine could not start the container: " + message(e), containerId);
+            return;
+        }
+        reporter.report(event(jobId, taskId, attemptId, AttemptState.STARTED).build());
+        awaitRunning(jobId, taskId, attemptId, containerId, timeoutSeconds);
+    }
+
+    /** A running container: wait for it, then report. Used for fresh starts and after an executor restart. */
+    void awaitRunning(String jobId, String taskId, String attemptId, String containerId, Long timeoutSeconds) throws Exception {
+        DockerRuntime.Exit exit = docker.await(containerId, timeoutSeconds);
+        reportExit(jobId, taskId, attemptId, containerId, exit, timeoutSeconds);
+    }
+
+    /** A container that already stopped: report how it ended. */
+    void reportExit(String jobId, String taskId, String attemptId, String containerId, DockerRuntime.Exit exit, Long timeoutSeconds) throws Exception {
+        String killReason = killReasons.remove(attemptId);
+        if (killReason != null) {
+            finish(jobId, taskId, attemptId, AttemptState.CANCELLED, exit.exitCode(), FailureClass.CANCELLED, killReason, containerId);
+        } else if (exit.timedOut()) {
+            finish(jobId, taskId, attemptId, AttemptState.FAILED, exit.exitCode(), FailureClass.TIMEOUT,
+                    "killed after its timeout of " + timeoutSeconds + " s", containerId);
+        } else if (exit.oomKilled()) {
+            finish(jobId, taskId, attemptId, AttemptState.FAILED, exit.exitCode(), FailureClass.OOM_KILLED,
+                    "the kernel killed it for exceeding its memory limit", containerId);
+        } else if (exit.exitCode() == 0) {
+            finish(jobId, taskId, attemptId, AttemptState.SUCCEEDED, 0, null, null, containerId);
+        } else {
+            finish(jobId, taskId, attemptId, AttemptState.FAILED, exit.exitCode(), FailureClass.USER, null, containerId);
+        }
+    }
+
+    private void finish(String jobId, String taskId, String attemptId, AttemptState state, Integer exitCode,
+                        FailureClass failureClass, String reason, String containerId) throws Exception {
+        String tail = null;
+        if (containerId != null) {
+            try {
+                tail = trimTail(docker.tail(containerId, settings.logTailLines()));
+            } catch (Exception e) {
+                LOG.warnf("could not read the output of %s: %s", attemptId, message(e));
+            }
+        }
+        reporter.report(event(jobId, taskId, attemptId, state)
+                .setExitCode(exitCode).setFailureClass(failureClass).setReason(reason).setStdoutTail(tail).build());
+        LOG.infof("attempt %s %s%s", attemptId, state, exitCode == null ? "" : " (exit " + exitCode + ")");
+        if (containerId != null) {
+            docker.remove(containerId);
+        }
+    }
+
+    private AttemptEvent.Builder event(String jobId, String taskId, String attemptId, AttemptState state) {
+        return AttemptEvent.newBuilder().setNodeId(settings.nodeId()).setJobId(jobId).setTaskId(taskId)
+                .setAttemptId(attemptId).setState(state).setAt(System.currentTimeMillis());
+    }
+
+    private static String trimTail(String text) {
+        return text.length() <= MAX_TAIL_CHARS ? text : text.substring(text.length() - MAX_TAIL_CHARS);
+    }
+
+    static String message(Throwable e) {
+        String m = e.getMessage();
+        return m == null ? e.getClass().getSimpleName() : m.strip();
+    }
+}

@@ -1,0 +1,292 @@
+package io.flash.executor.node;
+
+import io.flash.common.topics.FlashTopics;
+import io.flash.common.topics.TopicNames;
+import io.flash.executor.docker.DockerRuntime;
+import io.flash.schema.*;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.*;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Utils;
+import org.jboss.logging.Logger;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.*;
+import java.util.concurrent.*;
+
+/**
+ * One compute node. Reads only its own partition of the framework's assignments topic (partition =
+ * murmur2(node id) mod partitions, the producer's default for the node-id key), creates each
+ * attempt's container before committing past its assignment, runs it on a worker thread, reports
+ * through the node-events topic, and heartbeats its capacity. At-least-once and idempotent by
+ * attempt id: the container's name is derived from the attempt id.
+ */
+public final class NodeAgent implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(NodeAgent.class);
+
+    private record Tracked(String jobId, String taskId, Capacity resources) {
+    }
+
+    private final NodeSettings settings;
+    private final DockerRuntime docker;
+    private final FlashTopics topics;
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final KafkaProducer<String, byte[]> producer;
+    private final Deserializer<Assignment> assignmentDeserializer;
+    private final Serializer<AttemptEvent> eventSerializer;
+    private final Serializer<NodeHeartbeat> heartbeatSerializer;
+    private final Map<String, Tracked> running = new ConcurrentHashMap<>();
+    private final Map<String, String> killReasons = new ConcurrentHashMap<>();
+    private final ExecutorService workers = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "attempt-worker");
+        t.setDaemon(true);
+        return t;
+    });
+    private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "node-heartbeat");
+        t.setDaemon(true);
+        return t;
+    });
+    private final AttemptRunner runner;
+    private final long startedAt = System.currentTimeMillis();
+    private volatile List<String> images = List.of();
+    private volatile boolean stopping;
+    private Thread pollThread;
+    private TopicPartition partition;
+
+    public NodeAgent(NodeSettings settings, DockerRuntime docker, FlashTopics topics, String bootstrapServers) {
+        this.settings = settings;
+        this.docker = docker;
+        this.topics = topics;
+        Properties c = new Properties();
+        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        c.put(ConsumerConfig.GROUP_ID_CONFIG, "flash-executor-" + settings.nodeId());
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
+        this.consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        this.producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+        this.assignmentDeserializer = topics.frameworkAssignments(settings.frameworkId()).valueSerde().deserializer();
+        this.eventSerializer = topics.frameworkNodeEvents(settings.frameworkId()).valueSerde().serializer();
+        this.heartbeatSerializer = topics.frameworkNodes(settings.frameworkId()).valueSerde().serializer();
+        this.runner = new AttemptRunner(docker, settings, this::report, killReasons);
+    }
+
+    public void start() {
+        docker.ping();
+        String assignments = TopicNames.frameworkAssignments(settings.frameworkId());
+        int partitions = consumer.partitionsFor(assignments, Duration.ofSeconds(60)).size();
+        partition = new TopicPartition(assignments,
+                Utils.toPositive(Utils.murmur2(settings.nodeId().getBytes(StandardCharsets.UTF_8))) % partitions);
+        consumer.assign(List.of(partition));
+        // Pin the position before the first heartbeat, so nothing assigned after it can be skipped.
+        long position = consumer.position(partition);
+        consumer.commitSync(Map.of(partition, new OffsetAndMetadata(position)));
+        reconcile();
+        refreshImages();
+        timers.scheduleAtFixedRate(this::heartbeatQuietly, 0, settings.heartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
+        timers.scheduleAtFixedRate(this::refreshImages, 30, 30, TimeUnit.SECONDS);
+        pollThread = new Thread(this::pollLoop, "assignments-" + settings.nodeId());
+        pollThread.start();
+        LOG.infof("node %s serves framework %s: %s cpu, %d MiB, reading %s", settings.nodeId(), settings.frameworkId(),
+                settings.capacity().getCpu(), settings.capacity().getMemoryBytes() >> 20, partition);
+    }
+
+    /** After a restart: every container of this node is re-attached, started, or reported. */
+    private void reconcile() {
+        for (DockerRuntime.ContainerInfo c : docker.containersOf(settings.nodeId())) {
+            if (c.attemptId() == null) continue;
+            running.put(c.attemptId(), new Tracked(c.jobId(), c.taskId(), new Capacity(0.0, 0L, 0L, 0)));
+            LOG.infof("reconciling attempt %s (container %s)", c.attemptId(), c.status());
+            workers.submit(() -> guard(c.attemptId(), () -> {
+                if (c.running()) {
+                    runner.awaitRunning(c.jobId(), c.taskId(), c.attemptId(), c.id(), null);
+                } else if (c.created()) {
+                    runner.startAndWait(c.jobId(), c.taskId(), c.attemptId(), c.id(), null);
+                } else {
+                    runner.reportExit(c.jobId(), c.taskId(), c.attemptId(), c.id(), docker.exitOf(c.id(), false), null);
+                }
+            }));
+        }
+    }
+
+    private void pollLoop() {
+        try {
+            while (!stopping) {
+                ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(500));
+                for (ConsumerRecord<String, byte[]> record : records) {
+                    if (settings.nodeId().equals(record.key())) {
+                        handle(record);
+                    }
+                    consumer.commitSync(Map.of(partition, new OffsetAndMetadata(record.offset() + 1)));
+                }
+            }
+        } catch (WakeupException e) {
+            // shutting down
+        } catch (Exception e) {
+            LOG.error("assignment loop stopped", e);
+        } finally {
+            consumer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    private void handle(ConsumerRecord<String, byte[]> record) throws Exception {
+        Assignment assignment;
+        try {
+            assignment = assignmentDeserializer.deserialize(record.topic(), record.headers(), record.value());
+        } catch (RuntimeException e) {
+            deadLetter(record, "undecodable assignment: " + AttemptRunner.message(e));
+            return;
+        }
+        if (assignment == null) {
+            deadLetter(record, "empty assignment");
+            return;
+        }
+        String attemptId = assignment.getAttemptId();
+        if (assignment.getAction() == AssignmentAction.KILL) {
+            kill(attemptId, assignment.getReason() == null ? "killed by the framework" : assignment.getReason());
+            return;
+        }
+        if (assignment.getTask() == null) {
+            deadLetter(record, "RUN assignment without a task");
+            return;
+        }
+        if (running.containsKey(attemptId)) {
+            return; // redelivered: already ours
+        }
+        running.put(attemptId, new Tracked(assignment.getJobId(), assignment.getTaskId(), assignment.getTask().getResources()));
+        Optional<DockerRuntime.ContainerInfo> existing = docker.find(attemptId);
+        if (existing.isPresent() && !existing.get().created()) {
+            running.remove(attemptId); // already ran (or runs) under an earlier process: reconcile handled it
+            return;
+        }
+        String containerId = existing.map(DockerRuntime.ContainerInfo::id).orElse(null);
+        if (containerId == null) {
+            containerId = runner.prepare(assignment);
+        }
+        if (containerId == null) {
+            running.remove(attemptId);
+            return;
+        }
+        String id = containerId;
+        workers.submit(() -> guard(attemptId, () -> runner.startAndWait(assignment.getJobId(), assignment.getTaskId(),
+                attemptId, id, assignment.getTask().getTimeoutSeconds())));
+    }
+
+    private void kill(String attemptId, String reason) {
+        if (!running.containsKey(attemptId)) {
+            return;
+        }
+        killReasons.put(attemptId, reason);
+        docker.find(attemptId).ifPresent(c -> docker.kill(c.id()));
+        LOG.infof("killing attempt %s: %s", attemptId, reason);
+    }
+
+    private interface Step {
+        void run() throws Exception;
+    }
+
+    private void guard(String attemptId, Step step) {
+        try {
+            step.run();
+        } catch (Exception e) {
+            LOG.errorf(e, "attempt %s: could not finish reporting; it will be reconciled on the next start", attemptId);
+        } finally {
+            running.remove(attemptId);
+        }
+    }
+
+    private void report(AttemptEvent event) throws Exception {
+        String topic = TopicNames.frameworkNodeEvents(settings.frameworkId());
+        byte[] value = eventSerializer.serialize(topic, new RecordHeaders(), event);
+        producer.send(new ProducerRecord<>(topic, settings.nodeId(), value)).get(30, TimeUnit.SECONDS);
+    }
+
+    private void deadLetter(ConsumerRecord<String, byte[]> record, String reason) {
+        LOG.warnf("dead-lettered %s-%d@%d: %s", record.topic(), record.partition(), record.offset(), reason);
+        ProducerRecord<String, byte[]> dead = new ProducerRecord<>(TopicNames.DEAD_LETTER, record.key(), record.value());
+        dead.headers().add("flash.reason", reason.getBytes(StandardCharsets.UTF_8));
+        dead.headers().add("flash.source", (record.topic() + "-" + record.partition() + "@" + record.offset()).getBytes(StandardCharsets.UTF_8));
+        producer.send(dead);
+    }
+
+    private void heartbeatQuietly() {
+        try {
+            heartbeat();
+        } catch (Exception e) {
+            LOG.warnf("heartbeat failed: %s", AttemptRunner.message(e));
+        }
+    }
+
+    private void heartbeat() {
+        Capacity total = settings.capacity();
+        double cpu = total.getCpu();
+        long memory = total.getMemoryBytes(), disk = total.getDiskBytes();
+        int gpus = total.getGpus();
+        for (Tracked t : running.values()) {
+            cpu -= t.resources().getCpu();
+            memory -= t.resources().getMemoryBytes();
+            disk -= t.resources().getDiskBytes();
+            gpus -= t.resources().getGpus();
+        }
+        NodeHeartbeat hb = NodeHeartbeat.newBuilder()
+                .setNodeId(settings.nodeId()).setFrameworkId(settings.frameworkId())
+                .setTotal(total).setFree(new Capacity(Math.max(0, cpu), Math.max(0, memory), Math.max(0, disk), Math.max(0, gpus)))
+                .setDiskType(settings.diskType()).setNetwork(settings.network()).setLabels(settings.labels())
+                .setImages(images).setRunningAttempts(new ArrayList<>(running.keySet()))
+                .setAssignmentPartition(partition.partition()).setStartedAt(startedAt).setSentAt(System.currentTimeMillis())
+                .build();
+        String topic = TopicNames.frameworkNodes(settings.frameworkId());
+        producer.send(new ProducerRecord<>(topic, settings.nodeId(), heartbeatSerializer.serialize(topic, new RecordHeaders(), hb)));
+    }
+
+    private void refreshImages() {
+        try {
+            images = docker.localImageTags();
+        } catch (Exception e) {
+            LOG.warnf("could not list images: %s", AttemptRunner.message(e));
+        }
+    }
+
+    public boolean healthy() {
+        return pollThread != null && pollThread.isAlive();
+    }
+
+    public int runningAttempts() {
+        return running.size();
+    }
+
+    /** Stops taking work; running containers keep running and are re-attached by the next start. */
+    @Override
+    public void close() {
+        stopping = true;
+        timers.shutdownNow();
+        consumer.wakeup();
+        try {
+            if (pollThread != null) pollThread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        workers.shutdownNow();
+        producer.close(Duration.ofSeconds(5));
+    }
+}

@@ -1,0 +1,12 @@
+package io.flash.executor.node;
+
+import io.flash.schema.Capacity;
+import io.flash.schema.DiskType;
+
+import java.time.Duration;
+import java.util.Map;
+
+/** Who this node is and what it offers. Defaults in application.properties. */
+public record NodeSettings(String nodeId, String frameworkId, Capacity capacity, DiskType diskType, boolean network,
+                           Map<String, String> labels, Duration heartbeatInterval, Duration pullTimeout, int logTailLines) {
+}

@@ -1,0 +1,37 @@
+package io.flash.ecs.app;
+
+import io.flash.common.serde.RegistryValueSerdes;
+import io.flash.common.setup.PlatformSetup;
+import io.flash.common.topics.FlashTopics;
+import io.flash.ecs.topology.EcsTopology;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
+import org.apache.kafka.streams.Topology;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Hands the framework topology to Quarkus. The framework creates its own four topics first (if
+ * missing), so a new framework id needs no separate setup step.
+ */
+@ApplicationScoped
+public class EcsStreams {
+
+    @Produces
+    Topology topology(@ConfigProperty(name = "flash.registry.url") String registryUrl,
+                      @ConfigProperty(name = "kafka-streams.bootstrap.servers") String bootstrap,
+                      @ConfigProperty(name = "flash.framework.id") String frameworkId,
+                      @ConfigProperty(name = "flash.framework.shards") int shards,
+                      @ConfigProperty(name = "flash.framework.assignment-partitions") int assignmentPartitions,
+                      @ConfigProperty(name = "flash.framework.node-timeout") Duration nodeTimeout,
+                      @ConfigProperty(name = "flash.framework.tick") Duration tick,
+                      @ConfigProperty(name = "flash.framework.accept-limit") int acceptLimit) throws Exception {
+        PlatformSetup.createTopics(new PlatformSetup.Settings(bootstrap, registryUrl, 1, List.of(frameworkId), shards,
+                assignmentPartitions), false);
+        return EcsTopology.build(new FlashTopics(new RegistryValueSerdes(registryUrl)),
+                new EcsTopology.Settings(frameworkId, nodeTimeout, tick, acceptLimit), Clock.systemUTC());
+    }
+}

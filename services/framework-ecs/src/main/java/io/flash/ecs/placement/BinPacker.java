@@ -1,0 +1,82 @@
+package io.flash.ecs.placement;
+
+import io.flash.schema.*;
+
+import java.util.*;
+
+/**
+ * Level 2: chooses a node for an attempt by best fit over every resource dimension — the node that
+ * would be left with the least free room, so large gaps stay open for large tasks — preferring nodes
+ * that already hold the image. Says why when no node fits.
+ */
+public final class BinPacker {
+
+    /** The chosen node, or null with the reason every node was passed over. */
+    public record Choice(String nodeId, String reason) {
+    }
+
+    private static final double IMAGE_PRESENT_BONUS = 0.05;
+
+    public Choice place(TaskDefinition task, Collection<NodeRecord> nodes) {
+        Capacity need = task.getResources();
+        String best = null;
+        double bestScore = Double.MAX_VALUE;
+        Map<String, Integer> rejections = new TreeMap<>();
+        for (NodeRecord node : nodes) {
+            String why = unfit(task, node);
+            if (why != null) {
+                rejections.merge(why, 1, Integer::sum);
+                continue;
+            }
+            Capacity total = node.getHeartbeat().getTotal();
+            Capacity left = Resources.minus(Resources.minus(total, node.getAllocated()), need);
+            double score = share(left.getCpu(), total.getCpu()) + share(left.getMemoryBytes(), total.getMemoryBytes())
+                    + share(left.getDiskBytes(), total.getDiskBytes()) + share(left.getGpus(), total.getGpus());
+            if (node.getHeartbeat().getImages().contains(task.getImage())) {
+                score -= IMAGE_PRESENT_BONUS;
+            }
+            if (best == null || score < bestScore || (score == bestScore && node.getHeartbeat().getNodeId().compareTo(best) < 0)) {
+                bestScore = score;
+                best = node.getHeartbeat().getNodeId();
+            }
+        }
+        if (best != null) {
+            return new Choice(best, null);
+        }
+        if (rejections.isEmpty()) {
+            return new Choice(null, "no live node in this shard");
+        }
+        StringJoiner reason = new StringJoiner("; ", nodes.size() + (nodes.size() == 1 ? " node: " : " nodes: "), "");
+        rejections.forEach((why, count) -> reason.add(count + " " + why));
+        return new Choice(null, reason.toString());
+    }
+
+    /** Why the node cannot take the task now, or null. */
+    static String unfit(TaskDefinition task, NodeRecord node) {
+        if (node.getLost()) {
+            return "lost";
+        }
+        NodeHeartbeat hb = node.getHeartbeat();
+        if (task.getDiskType() != DiskType.ANY && hb.getDiskType() != task.getDiskType()) {
+            return "lack disk type " + task.getDiskType().name().toLowerCase(Locale.ROOT);
+        }
+        if (task.getNetwork() == NetworkMode.BRIDGE && !hb.getNetwork()) {
+            return "offer no network";
+        }
+        Capacity need = task.getResources();
+        Capacity total = hb.getTotal();
+        if (!Resources.fits(need, total)) {
+            return "are too small in total";
+        }
+        Capacity free = Resources.minus(total, node.getAllocated());
+        if (need.getCpu() > free.getCpu() + 1e-9) return "lack free cpu";
+        if (need.getMemoryBytes() > free.getMemoryBytes()) return "lack free memory";
+        if (need.getDiskBytes() > free.getDiskBytes()) return "lack free disk";
+        if (need.getGpus() > free.getGpus()) return "lack free gpus";
+        return null;
+    }
+
+    private static double share(double left, double total) {
+        return total <= 0 ? 0 : left / total;
+    }
+}

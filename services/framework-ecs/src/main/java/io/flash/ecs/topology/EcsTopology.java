@@ -1,0 +1,71 @@
+package io.flash.ecs.topology;
+
+import io.flash.common.topics.FlashTopics;
+import io.flash.ecs.placement.BinPacker;
+import io.flash.schema.*;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.Stores;
+
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * framework-ecs (level 2). The framework's tasks, node heartbeats and node events topics are
+ * co-partitioned: partition i of all three is scheduling shard i, which owns the nodes whose id
+ * hashes to i and the tasks the dispatcher routed to i. State per shard: {@link #NODES_STORE}
+ * (node id → NodeRecord), {@link #QUEUE_STORE} (attempt id → TaskDispatch waiting for a node),
+ * {@link #PLACEMENTS_STORE} (attempt id → Placement).
+ */
+public final class EcsTopology {
+
+    public static final String NODES_STORE = "ecs-nodes";
+    public static final String QUEUE_STORE = "ecs-queue";
+    public static final String PLACEMENTS_STORE = "ecs-placements";
+
+    static final String TASKS = "framework-tasks";
+    static final String NODES = "node-heartbeats";
+    static final String NODE_EVENTS = "node-events";
+    static final String SCHEDULER = "scheduler";
+    static final String ASSIGNMENTS_SINK = "assignments";
+    static final String EVENTS_SINK = "task-events";
+    static final String HEARTBEAT_SINK = "framework-heartbeats";
+
+    /** Knobs of one framework; defaults in application.properties. */
+    public record Settings(String frameworkId, Duration nodeTimeout, Duration tick, int acceptLimit) {
+    }
+
+    private EcsTopology() {
+    }
+
+    public static Topology build(FlashTopics topics, Settings settings, Clock clock) {
+        String fw = settings.frameworkId();
+        Topology topology = new Topology();
+        topology.addSource(TASKS, Serdes.String().deserializer(), topics.frameworkTasks(fw).valueSerde().deserializer(),
+                topics.frameworkTasks(fw).name());
+        topology.addSource(NODES, Serdes.String().deserializer(), topics.frameworkNodes(fw).valueSerde().deserializer(),
+                topics.frameworkNodes(fw).name());
+        topology.addSource(NODE_EVENTS, Serdes.String().deserializer(), topics.frameworkNodeEvents(fw).valueSerde().deserializer(),
+                topics.frameworkNodeEvents(fw).name());
+        topology.addProcessor(SCHEDULER, () -> new SchedulerProcessor(settings, new BinPacker(), clock), TASKS, NODES, NODE_EVENTS);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(NODES_STORE), Serdes.String(),
+                topics.storeSerde(NodeRecord.class)), SCHEDULER);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(QUEUE_STORE), Serdes.String(),
+                topics.storeSerde(TaskDispatch.class)), SCHEDULER);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PLACEMENTS_STORE), Serdes.String(),
+                topics.storeSerde(Placement.class)), SCHEDULER);
+        topology.addSink(ASSIGNMENTS_SINK, topics.frameworkAssignments(fw).name(), Serdes.String().serializer(),
+                topics.frameworkAssignments(fw).valueSerde().serializer(), SCHEDULER);
+        topology.addSink(EVENTS_SINK, topics.tasksEvents.name(), topics.tasksEvents.keySerde().serializer(),
+                topics.tasksEvents.valueSerde().serializer(), SCHEDULER);
+        topology.addSink(HEARTBEAT_SINK, topics.frameworkHeartbeats.name(), topics.frameworkHeartbeats.keySerde().serializer(),
+                topics.frameworkHeartbeats.valueSerde().serializer(), SCHEDULER);
+        return topology;
+    }
+
+    /** Helper so the processor can forward any Flash record. */
+    static <V extends SpecificRecord> org.apache.kafka.streams.processor.api.Record<String, SpecificRecord> record(String key, V value, long now) {
+        return new org.apache.kafka.streams.processor.api.Record<>(key, value, now);
+    }
+}
