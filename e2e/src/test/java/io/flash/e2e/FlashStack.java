@@ -1,0 +1,153 @@
+package io.flash.e2e;
+
+import io.flash.common.setup.PlatformSetup;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.*;
+
+/**
+ * The whole platform on this machine for a test: the project's own infra scripts start a real Kafka
+ * broker and Apicurio Registry, and the five services run as separate processes from their packaged
+ * Quarkus apps, exactly as {@code bin/flash up} runs them. Ports are offset from the defaults so a
+ * running {@code bin/flash up} is not disturbed.
+ */
+public final class FlashStack implements AutoCloseable {
+
+    public static final List<String> SERVICES = List.of("ingest", "dag-planner", "dispatcher", "framework-ecs", "executor");
+
+    private final Path home = Path.of(System.getProperty("flash.home", "..")).toAbsolutePath().normalize();
+    private final Path dir = Path.of(System.getProperty("flash.e2e.dir", "target/e2e")).toAbsolutePath();
+    private final int kafkaPort = Integer.getInteger("flash.e2e.kafka-port", 19092);
+    private final int registryPort = Integer.getInteger("flash.e2e.registry-port", 18081);
+    private final int httpBase = Integer.getInteger("flash.e2e.http-base", 18090);
+    private final Map<String, Process> services = new LinkedHashMap<>();
+
+    public String bootstrapServers() {
+        return "127.0.0.1:" + kafkaPort;
+    }
+
+    public String registryUrl() {
+        return "http://127.0.0.1:" + registryPort;
+    }
+
+    public Path logs() {
+        return dir.resolve("logs");
+    }
+
+    public FlashStack start() throws Exception {
+        deleteTree(dir);
+        Files.createDirectories(logs());
+        script("infra/kafka/start.sh");
+        script("infra/registry/start.sh");
+        script("infra/images/build-all.sh");
+        PlatformSetup.Settings settings = new PlatformSetup.Settings(bootstrapServers(), registryUrl(), 3, List.of("ecs"), 3, 8);
+        PlatformSetup.createTopics(settings, true);
+        PlatformSetup.setBackwardCompatibility(registryUrl());
+        for (String service : SERVICES) {
+            startService(service, Map.of());
+        }
+        for (String service : SERVICES) {
+            awaitReady(service, Duration.ofSeconds(120));
+        }
+        return this;
+    }
+
+    public void startService(String name, Map<String, String> extraEnv) throws IOException {
+        Path jar = home.resolve("services/" + name + "/target/quarkus-app/quarkus-run.jar");
+        if (!Files.exists(jar)) {
+            throw new IllegalStateException(jar + " is missing: build the services first (mvn -B install -DskipTests)");
+        }
+        int port = httpBase + SERVICES.indexOf(name);
+        ProcessBuilder pb = new ProcessBuilder(javaBin(), "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-Dquarkus.http.port=" + port, "-jar", jar.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(logs().resolve(name + ".log").toFile()));
+        pb.environment().putAll(environment());
+        pb.environment().put("FLASH_NODE_ID", "e2e-node-1");
+        pb.environment().put("FLASH_NODE_CPU", "2");
+        pb.environment().put("FLASH_NODE_MEMORY", "2Gi");
+        pb.environment().putAll(extraEnv);
+        services.put(name, pb.start());
+    }
+
+    public void awaitReady(String name, Duration timeout) throws Exception {
+        int port = httpBase + SERVICES.indexOf(name);
+        HttpClient http = HttpClient.newHttpClient();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String last = "no answer";
+        while (System.nanoTime() < deadline) {
+            Process p = services.get(name);
+            if (p != null && !p.isAlive()) {
+                throw new IllegalStateException(name + " exited with " + p.exitValue() + "; see " + logs().resolve(name + ".log"));
+            }
+            try {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/health/ready"))
+                        .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200) return;
+                last = r.body();
+            } catch (IOException e) {
+                last = e.toString();
+            }
+            Thread.sleep(300);
+        }
+        throw new IllegalStateException(name + " not ready after " + timeout + ": " + last);
+    }
+
+    private Map<String, String> environment() {
+        Map<String, String> env = new HashMap<>();
+        env.put("FLASH_HOME", home.toString());
+        env.put("FLASH_DATA_DIR", dir.toString());
+        env.put("FLASH_KAFKA_PORT", Integer.toString(kafkaPort));
+        env.put("FLASH_REGISTRY_PORT", Integer.toString(registryPort));
+        env.put("FLASH_BOOTSTRAP_SERVERS", bootstrapServers());
+        env.put("FLASH_REGISTRY_URL", registryUrl());
+        env.put("FLASH_STATE_DIR", dir.resolve("state").toString());
+        return env;
+    }
+
+    private void script(String path) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder("bash", home.resolve(path).toString())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(logs().resolve("infra.log").toFile()));
+        pb.environment().putAll(environment());
+        Process p = pb.start();
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException(path + " failed; see " + logs().resolve("infra.log") + ":\n"
+                    + Files.readString(logs().resolve("infra.log")));
+        }
+    }
+
+    private static String javaBin() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    @Override
+    public void close() throws Exception {
+        List<String> reversed = new ArrayList<>(services.keySet());
+        Collections.reverse(reversed);
+        for (String name : reversed) {
+            Process p = services.get(name);
+            p.destroy();
+            if (!p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) p.destroyForcibly();
+        }
+        try {
+            script("infra/registry/stop.sh");
+        } finally {
+            script("infra/kafka/stop.sh");
+        }
+    }
+
+    private static void deleteTree(Path path) throws IOException {
+        if (!Files.exists(path)) return;
+        try (var walk = Files.walk(path)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}
