@@ -1,0 +1,60 @@
+package io.flash.common.jobfile;
+
+import io.flash.schema.JobSubmission;
+import io.flash.schema.TaskSpec;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+class JobFilesTest {
+
+    @Test
+    void readsTheHelloExample() throws Exception {
+        JobSubmission job = JobFiles.read(Path.of("../examples/hello.yaml"));
+        assertEquals("hello", job.getName());
+        assertEquals("demo", job.getOwner());
+        TaskSpec task = job.getTasks().get(0);
+        assertEquals("flash/shell:1", task.getImage());
+        assertEquals("echo hello", task.getShell(), "a command string becomes a shell line");
+        assertEquals(List.of(), task.getCommand());
+        assertEquals(0.5, task.getResources().getCpu());
+        assertEquals("64Mi", task.getResources().getMemory());
+    }
+
+    @Test
+    void keepsAnArgvCommandAndDependencies() throws Exception {
+        JobSubmission job = JobFiles.parse("""
+                {"name": "j", "priority": 5, "tasks": [
+                  {"name": "a", "image": "x", "command": ["echo", "a b"]},
+                  {"name": "b", "image": "x", "shell": "echo b", "dependsOn": ["a"], "maxAttempts": 3}]}
+                """);
+        assertEquals(5, job.getPriority());
+        assertEquals(List.of("echo", "a b"), job.getTasks().get(0).getCommand());
+        assertEquals(List.of("a"), job.getTasks().get(1).getDependsOn());
+        assertEquals(3, job.getTasks().get(1).getMaxAttempts());
+    }
+
+    @Test
+    void namesTheUnknownField() {
+        JobFileException e = assertThrows(JobFileException.class, () -> JobFiles.parse("""
+                name: j
+                tasks:
+                  - name: a
+                    image: x
+                    comand: echo typo
+                """));
+        assertTrue(e.getMessage().startsWith("tasks[0].comand: unknown field"), e.getMessage());
+    }
+
+    @Test
+    void saysWhatIsMissingOrMalformed() {
+        assertEquals("name: required", assertThrows(JobFileException.class, () -> JobFiles.parse("tasks: []")).getMessage());
+        assertTrue(assertThrows(JobFileException.class, () -> JobFiles.parse("name: [unclosed")).getMessage()
+                .startsWith("not valid YAML or JSON"));
+        assertTrue(assertThrows(JobFileException.class, () -> JobFiles.parse("name: j\ntasks:\n  - name: a\n    resources: {cpu: lots}"))
+                .getMessage().startsWith("tasks[0].resources.cpu: expected a number"));
+    }
+}

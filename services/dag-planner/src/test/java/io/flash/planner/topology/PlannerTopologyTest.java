@@ -1,0 +1,113 @@
+package io.flash.planner.topology;
+
+import io.flash.common.serde.PlainAvroSerdes;
+import io.flash.common.topics.FlashTopics;
+import io.flash.common.topics.Topic;
+import io.flash.planner.dag.RetryPolicy;
+import io.flash.schema.*;
+import org.apache.kafka.streams.*;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Properties;
+
+import static io.flash.common.testing.Samples.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+class PlannerTopologyTest {
+
+    private final FlashTopics topics = new FlashTopics(new PlainAvroSerdes());
+    private TopologyTestDriver driver;
+    private TestInputTopic<String, JobAccepted> accepted;
+    private TestInputTopic<String, TaskEvent> events;
+    private TestOutputTopic<String, TaskReady> ready;
+    private TestOutputTopic<String, JobStatus> status;
+    private TestOutputTopic<String, JobResult> results;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "planner-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("planner").toString());
+        Clock clock = Clock.fixed(Instant.ofEpochMilli(10_000), ZoneOffset.UTC);
+        driver = new TopologyTestDriver(PlannerTopology.build(topics, RetryPolicy.defaults(), clock), props);
+        accepted = input(topics.jobsAccepted);
+        events = input(topics.tasksEvents);
+        ready = output(topics.tasksReady);
+        status = output(topics.jobsStatus);
+        results = output(topics.jobsResults);
+    }
+
+    private <V> TestInputTopic<String, V> input(Topic<String, V> topic) {
+        return driver.createInputTopic(topic.name(), topic.keySerde().serializer(), topic.valueSerde().serializer());
+    }
+
+    private <V> TestOutputTopic<String, V> output(Topic<String, V> topic) {
+        return driver.createOutputTopic(topic.name(), topic.keySerde().deserializer(), topic.valueSerde().deserializer());
+    }
+
+    @AfterEach
+    void tearDown() {
+        driver.close();
+    }
+
+    @Test
+    void acceptedJobEmitsReadyAttemptsAndStatus() {
+        accepted.pipeInput("j", job("j", task("a"), task("b", "a")));
+
+        var records = ready.readKeyValuesToList();
+        assertEquals(1, records.size());
+        assertEquals("j.a", records.get(0).key, "keyed by task id");
+        assertEquals("j.a.1", records.get(0).value.getAttemptId());
+        JobStatus s = status.readValue();
+        assertEquals(JobState.RUNNING, s.getState());
+        assertEquals(2, s.getTasksTotal());
+        KeyValueStore<String, PlannedJob> store = driver.getKeyValueStore(PlannerTopology.JOBS_STORE);
+        assertEquals(TaskState.READY, store.get("j").getTasks().get(0).getState());
+    }
+
+    @Test
+    void theSameJobAcceptedTwiceRunsOnce() {
+        accepted.pipeInput("j", job("j", task("a")));
+        accepted.pipeInput("j", job("j", task("a")));
+        assertEquals(1, ready.readValuesToList().size());
+    }
+
+    @Test
+    void eventsDriveTheJobToExactlyOneResult() {
+        accepted.pipeInput("j", job("j", task("a")));
+        TaskReady a = ready.readValue();
+        events.pipeInput("j", event(a, TaskEventType.DISPATCHED));
+        events.pipeInput("j", event(a, TaskEventType.PLACED));
+        events.pipeInput("j", event(a, TaskEventType.STARTED));
+        TaskEvent done = event(a, TaskEventType.SUCCEEDED);
+        done.setExitCode(0);
+        done.setStdoutTail("hello\n");
+        events.pipeInput("j", done);
+        events.pipeInput("j", done); // duplicate delivery
+
+        var all = results.readValuesToList();
+        assertEquals(1, all.size(), "exactly one result");
+        JobResult result = all.get(0);
+        assertEquals(JobState.SUCCEEDED, result.getState());
+        assertEquals("hello\n", result.getTasks().get(0).getStdoutTail());
+        assertEquals("n1", result.getTasks().get(0).getNodeId());
+        var statuses = status.readValuesToList();
+        assertEquals(5, statuses.size(), "accepted, dispatched, placed, started, succeeded");
+        assertEquals(JobState.SUCCEEDED, statuses.get(4).getState());
+    }
+
+    @Test
+    void eventsOfUnknownJobsAreIgnored() {
+        events.pipeInput("nobody", event(ready("nobody", task("a"), 1), TaskEventType.SUCCEEDED));
+        assertTrue(results.isEmpty());
+        assertTrue(status.isEmpty());
+    }
+}

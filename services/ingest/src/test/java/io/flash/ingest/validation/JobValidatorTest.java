@@ -1,0 +1,108 @@
+package io.flash.ingest.validation;
+
+import io.flash.schema.*;
+import org.junit.jupiter.api.Test;
+
+import java.util.*;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+class JobValidatorTest {
+
+    private final JobValidator validator = new JobValidator(Limits.defaults());
+
+    private static TaskSpec.Builder task(String name) {
+        return TaskSpec.newBuilder().setName(name).setImage("flash/shell:1").setShell("echo " + name);
+    }
+
+    private static JobSubmission job(TaskSpec.Builder... tasks) {
+        List<TaskSpec> specs = new ArrayList<>();
+        for (TaskSpec.Builder t : tasks) specs.add(t.build());
+        return JobSubmission.newBuilder().setName("j").setTasks(specs).build();
+    }
+
+    private Map<String, String> errors(JobSubmission job) {
+        ValidationResult result = validator.validate(job, "job-1", "sub-1", 5L);
+        assertFalse(result.isAccepted(), "expected a rejection");
+        Map<String, String> byField = new LinkedHashMap<>();
+        result.errors().forEach(e -> byField.put(e.getField(), e.getReason()));
+        return byField;
+    }
+
+    @Test
+    void normalisesAValidJob() {
+        ValidationResult result = validator.validate(job(
+                task("a").setResources(ResourceRequest.newBuilder().setCpu(0.5).setMemory("64Mi").setDiskType("SSD").build()),
+                task("b").setShell(null).setCommand(List.of("echo", "b")).setDependsOn(List.of("a")).setTimeout("10m")),
+                "job-1", "sub-1", 5L);
+        assertTrue(result.isAccepted(), () -> result.errors().toString());
+        JobAccepted job = result.accepted();
+        assertEquals("anonymous", job.getOwner());
+        assertEquals("default", job.getQueue());
+        assertEquals(FailureMode.STOP, job.getFailureMode());
+        TaskDefinition a = job.getTasks().get(0);
+        assertEquals(List.of("/bin/sh", "-c", "echo a"), a.getCommand());
+        assertEquals(new Capacity(0.5, 64L << 20, 0L, 0), a.getResources());
+        assertEquals(DiskType.SSD, a.getDiskType());
+        TaskDefinition b = job.getTasks().get(1);
+        assertEquals(List.of("echo", "b"), b.getCommand());
+        assertEquals(600L, b.getTimeoutSeconds());
+        assertEquals(1.0, b.getResources().getCpu(), "documented default cpu");
+        assertEquals(512L << 20, b.getResources().getMemoryBytes(), "documented default memory");
+    }
+
+    @Test
+    void rejectsAJobWithoutTasks() {
+        assertEquals(Set.of("tasks"), errors(JobSubmission.newBuilder().setName("j").setTasks(List.of()).build()).keySet());
+    }
+
+    @Test
+    void namesEveryBadFieldOfATask() {
+        Map<String, String> errors = errors(job(task("a").setImage("").setShell(null)
+                .setResources(ResourceRequest.newBuilder().setCpu(-1.0).setMemory("4 GB").setNetwork("internet").build())
+                .setDependsOn(List.of("ghost"))));
+        assertEquals(Set.of("tasks[0].image", "tasks[0].command", "tasks[0].resources.cpu", "tasks[0].resources.memory",
+                "tasks[0].resources.network", "tasks[0].dependsOn[0]"), errors.keySet());
+        assertTrue(errors.get("tasks[0].resources.memory").contains("4Gi"), "says how to write it");
+        assertTrue(errors.get("tasks[0].dependsOn[0]").contains("ghost"));
+    }
+
+    @Test
+    void rejectsMalformedImagesAndDuplicateNames() {
+        Map<String, String> errors = errors(job(task("a").setImage("Not A/Valid Image"), task("a")));
+        assertTrue(errors.containsKey("tasks[0].image"));
+        assertTrue(errors.get("tasks[1].name").contains("duplicate"));
+    }
+
+    @Test
+    void acceptsRegistryQualifiedImages() {
+        for (String image : List.of("busybox", "flash/shell:1", "127.0.0.1:5000/lab/bwa:0.7.17",
+                "quay.io/biocontainers/samtools:1.17--h00cdaf9_0", "alpine@sha256:" + "a".repeat(64))) {
+            assertTrue(validator.validate(job(task("a").setImage(image)), "j", "s", 0L).isAccepted(), image);
+        }
+    }
+
+    @Test
+    void namesTheCycle() {
+        Map<String, String> errors = errors(job(task("a").setDependsOn(List.of("c")), task("b").setDependsOn(List.of("a")),
+                task("c").setDependsOn(List.of("b")), task("d")));
+        String reason = errors.values().iterator().next();
+        assertTrue(reason.matches("dependency cycle: (a -> c -> b -> a|b -> a -> c -> b|c -> b -> a -> c)"), reason);
+    }
+
+    @Test
+    void catchesMemoryWrittenWithoutAUnit() {
+        String reason = errors(job(task("a").setResources(ResourceRequest.newBuilder().setMemory("64").build())))
+                .get("tasks[0].resources.memory");
+        assertTrue(reason.contains("did you mean 64Mi"), reason);
+    }
+
+    @Test
+    void checksLimitsAndEnums() {
+        Map<String, String> errors = errors(JobSubmission.newBuilder().setName("").setFailureMode("sometimes")
+                .setTasks(List.of(task("a").setMaxAttempts(0).setTimeout("later")
+                        .setResources(ResourceRequest.newBuilder().setCpu(1000.0).setDiskType("tape").build()).build())).build());
+        assertEquals(Set.of("name", "failureMode", "tasks[0].maxAttempts", "tasks[0].timeout", "tasks[0].resources.cpu",
+                "tasks[0].resources.diskType"), errors.keySet());
+    }
+}
