@@ -122,8 +122,9 @@ public final class FrameworkSelector {
                     || need.getCpu() > cpuLeft + 1e-9 || need.getMemoryBytes() > memLeft) {
                 continue;
             }
+            // Least loaded first (free fraction of the scarcer of cpu and memory); ties go to the larger shard.
             double share = Math.min(cpuLeft / Math.max(hb.getTotal().getCpu(), 1e-9),
-                    (double) memLeft / Math.max(hb.getTotal().getMemoryBytes(), 1));
+                    (double) memLeft / Math.max(hb.getTotal().getMemoryBytes(), 1)) + cpuLeft * 1e-6;
             if (best == null || share > best.freeShare) {
                 best = new Candidate(fw, hb.getShard(), share);
             }

@@ -1,0 +1,96 @@
+package io.flash.dispatcher.selection;
+
+import io.flash.schema.*;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static io.flash.common.testing.Samples.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+class FrameworkSelectorTest {
+
+    private static final long NOW = 100_000;
+    private final FrameworkSelector selector = new FrameworkSelector(15_000);
+
+    private static TaskReady readyTask(double cpu, long memory) {
+        TaskDefinition t = task("a");
+        t.setResources(new Capacity(cpu, memory, 0L, 0));
+        return ready("j", t, 1);
+    }
+
+    @Test
+    void holdsWhenNoFrameworkHasBeatYet() {
+        Decision d = selector.choose(readyTask(1, MIB), List.of(), Map.of(), NOW);
+        assertEquals(new Decision.Hold("no framework has sent a heartbeat yet"), d);
+    }
+
+    @Test
+    void picksTheShardWithTheMostRoom() {
+        FrameworkHeartbeat small = framework("ecs", 0, 2, 1024 * MIB, NOW);
+        FrameworkHeartbeat big = framework("ecs", 1, 8, 8192 * MIB, NOW);
+        Decision d = selector.choose(readyTask(1, 64 * MIB), List.of(small, big), Map.of(), NOW);
+        assertEquals(new Decision.Dispatch("ecs", 1), d);
+    }
+
+    @Test
+    void prefersTheFrameworkWhereDependenciesRan() {
+        TaskReady r = readyTask(1, 64 * MIB);
+        r.setDependencyFrameworks(List.of("small"));
+        Decision d = selector.choose(r, List.of(framework("small", 0, 2, 1024 * MIB, NOW), framework("big", 0, 64, 65536 * MIB, NOW)),
+                Map.of(), NOW);
+        assertEquals(new Decision.Dispatch("small", 0), d);
+    }
+
+    @Test
+    void explainsEveryFrameworkItPassedOver() {
+        FrameworkHeartbeat down = framework("ecs-b", 0, 8, 8192 * MIB, NOW - 60_000);
+        FrameworkHeartbeat busy = framework("ecs-c", 0, 8, 8192 * MIB, NOW);
+        busy.setFree(new Capacity(2.0, 8192 * MIB, 0L, 0));
+        busy.setLargestNodeFree(busy.getFree());
+        FrameworkHeartbeat hdd = framework("ecs-a", 0, 8, 8192 * MIB, NOW);
+        hdd.setDiskTypes(List.of(DiskType.HDD));
+        TaskReady r = readyTask(4, 64 * MIB);
+        r.getTask().setDiskType(DiskType.SSD);
+
+        Decision d = selector.choose(r, List.of(hdd, down, busy), Map.of(), NOW);
+        assertEquals(new Decision.Hold("3 frameworks: ecs-a lacks disk type ssd; ecs-b is down (no heartbeat for 60 s); "
+                + "ecs-c has 2 of 8 cpu and 8192Mi memory free, task needs 4 cpu and 64Mi"), d);
+    }
+
+    @Test
+    void failsWhatNoFrameworkCouldEverRun() {
+        Decision d = selector.choose(readyTask(64, MIB), List.of(framework("ecs", 0, 8, 8192 * MIB, NOW)), Map.of(), NOW);
+        assertEquals(new Decision.Fail("1 framework: ecs has no node with 64 cpu (largest: 8)"), d);
+    }
+
+    @Test
+    void honoursTheRequestedFrameworkAndExclusions() {
+        TaskReady r = readyTask(1, MIB);
+        r.getTask().setFramework("gpu");
+        Decision d = selector.choose(r, List.of(framework("ecs", 0, 8, 8192 * MIB, NOW)), Map.of(), NOW);
+        assertTrue(d instanceof Decision.Hold h && h.reason().startsWith("requested framework gpu has not sent a heartbeat"), d.toString());
+
+        TaskReady excluded = readyTask(1, MIB);
+        excluded.setExcludedFrameworks(List.of("ecs"));
+        assertEquals(new Decision.Fail("1 framework: ecs is excluded after earlier failures there"),
+                selector.choose(excluded, List.of(framework("ecs", 0, 8, 8192 * MIB, NOW)), Map.of(), NOW),
+                "an attempt excluded from every framework can never run");
+    }
+
+    @Test
+    void reservationsSinceTheLastHeartbeatCountAgainstFreeRoom() {
+        FrameworkHeartbeat hb = framework("ecs", 0, 2, 1024 * MIB, NOW);
+        Map<String, FrameworkSelector.Reservation> reserved = Map.of("ecs/0", new FrameworkSelector.Reservation(2, 2.0, 128 * MIB));
+        assertTrue(selector.choose(readyTask(1, MIB), List.of(hb), reserved, NOW) instanceof Decision.Hold);
+    }
+
+    @Test
+    void respectsTheQueueLimit() {
+        FrameworkHeartbeat full = framework("ecs", 0, 8, 8192 * MIB, NOW);
+        full.setQueued(100);
+        Decision d = selector.choose(readyTask(1, MIB), List.of(full), Map.of(), NOW);
+        assertEquals(new Decision.Hold("1 framework: ecs has a full queue (100 of 100)"), d);
+    }
+}

@@ -1,0 +1,62 @@
+package io.flash.ecs.placement;
+
+import io.flash.schema.*;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.flash.common.testing.Samples.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+class BinPackerTest {
+
+    private final BinPacker packer = new BinPacker();
+
+    private static NodeRecord record(String id, double cpu, long memory, Capacity allocated) {
+        return NodeRecord.newBuilder().setHeartbeat(node(id, cpu, memory, 0L)).setAllocated(allocated)
+                .setPlacedAttempts(new ArrayList<>()).setLastSeenAt(0L).setLost(false).build();
+    }
+
+    private static TaskDefinition needs(double cpu, long memory) {
+        TaskDefinition t = task("a");
+        t.setResources(new Capacity(cpu, memory, 0L, 0));
+        return t;
+    }
+
+    @Test
+    void bestFitLeavesBigGapsOpen() {
+        NodeRecord big = record("big", 16, 65536 * MIB, Resources.zero());
+        NodeRecord small = record("small", 2, 2048 * MIB, Resources.zero());
+        assertEquals("small", packer.place(needs(1, 512 * MIB), List.of(big, small)).nodeId());
+    }
+
+    @Test
+    void countsWhatIsAlreadyAllocated() {
+        NodeRecord full = record("full", 4, 4096 * MIB, new Capacity(3.5, 1024 * MIB, 0L, 0));
+        NodeRecord free = record("free", 4, 4096 * MIB, Resources.zero());
+        assertEquals("free", packer.place(needs(1, 64 * MIB), List.of(full, free)).nodeId());
+    }
+
+    @Test
+    void prefersANodeThatHasTheImage() {
+        NodeRecord a = record("a", 4, 4096 * MIB, Resources.zero());
+        NodeRecord b = record("b", 4, 4096 * MIB, Resources.zero());
+        b.getHeartbeat().setImages(List.of("flash/shell:1"));
+        assertEquals("b", packer.place(needs(1, 64 * MIB), List.of(a, b)).nodeId());
+    }
+
+    @Test
+    void explainsWhyNoNodeFits() {
+        NodeRecord busy = record("busy", 2, 4096 * MIB, new Capacity(2.0, 0L, 0L, 0));
+        NodeRecord hdd = record("hdd", 8, 4096 * MIB, Resources.zero());
+        hdd.getHeartbeat().setDiskType(DiskType.HDD);
+        NodeRecord lost = record("lost", 8, 4096 * MIB, Resources.zero());
+        lost.setLost(true);
+        TaskDefinition t = needs(1, 64 * MIB);
+        t.setDiskType(DiskType.SSD);
+        BinPacker.Choice choice = packer.place(t, List.of(busy, hdd, lost));
+        assertNull(choice.nodeId());
+        assertEquals("3 nodes: 1 lack disk type ssd; 1 lack free cpu; 1 lost", choice.reason());
+    }
+}
