@@ -25,6 +25,7 @@ public final class FlashCli {
                                        publish a job file (YAML or JSON); prints the job id
               status JOB_ID            the job's latest state
               result JOB_ID            the job's final result, when it has one
+              schema NAME              print a record's full Avro schema (e.g. JobSubmission, JobResult)
             environment: FLASH_BOOTSTRAP_SERVERS (127.0.0.1:9092), FLASH_REGISTRY_URL (http://127.0.0.1:8081)
             """;
 
@@ -47,6 +48,20 @@ public final class FlashCli {
             case "setup" -> {
                 PlatformSetup.main(new String[0]);
                 return 0;
+            }
+            case "schema" -> {
+                if (args.length != 2) {
+                    System.err.print(USAGE);
+                    return 2;
+                }
+                try {
+                    Class<?> type = Class.forName("io.flash.schema." + args[1]);
+                    System.out.println(((org.apache.avro.Schema) type.getMethod("getClassSchema").invoke(null)).toString(true));
+                    return 0;
+                } catch (ClassNotFoundException e) {
+                    System.err.println("no record named " + args[1] + "; see schemas/src/main/avro for the names");
+                    return 2;
+                }
             }
             case "submit" -> {
                 return submit(args, bootstrap, registry);
