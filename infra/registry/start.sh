@@ -4,6 +4,9 @@
 #   FLASH_REGISTRY_PORT (default 8081)       API: http://127.0.0.1:PORT/apis/registry/v3, /apis/ccompat/v7
 #   FLASH_REGISTRY_MGMT_PORT (default PORT+1) health: /q/health/ready
 #   FLASH_JAVA21_HOME                          a Java 21+ home when none is found under /usr/lib/jvm
+#   FLASH_REGISTRY_STORAGE (default file)      file: H2 database in $FLASH_DATA_DIR/registry, kept across
+#                                              restarts like the broker's data (records on the topics name
+#                                              schema ids, so schemas must outlive a restart); memory: lost on stop
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
 
@@ -12,6 +15,11 @@ app="$FLASH_HOME/infra/target/apicurio/quarkus-run.jar"
 java21="$(find_java21)" || die "Apicurio Registry needs Java 21 or newer; install one (e.g. apt-get install openjdk-21-jre-headless where available) or set FLASH_JAVA21_HOME"
 logs="$FLASH_DATA_DIR/logs"; pidfile="$FLASH_DATA_DIR/registry.pid"
 mkdir -p "$logs"
+case "${FLASH_REGISTRY_STORAGE:-file}" in
+  file) mkdir -p "$FLASH_DATA_DIR/registry"; datasource="jdbc:h2:file:$FLASH_DATA_DIR/registry/schemas" ;;
+  memory) datasource="jdbc:h2:mem:flash-registry" ;;
+  *) die "FLASH_REGISTRY_STORAGE must be file or memory" ;;
+esac
 
 if pid_alive "$pidfile"; then log "registry already running (pid $(cat "$pidfile"))"; exit 0; fi
 port_open "$FLASH_REGISTRY_PORT" && die "port $FLASH_REGISTRY_PORT is taken by another process; set FLASH_REGISTRY_PORT"
@@ -20,6 +28,7 @@ nohup "$java21" -Xms128m -Xmx384m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC \
   -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$FLASH_REGISTRY_PORT" \
   -Dquarkus.management.host=127.0.0.1 -Dquarkus.management.port="$FLASH_REGISTRY_MGMT_PORT" \
   -Dapicurio.rest.deletion.artifact.enabled=true \
+  -Dapicurio.datasource.url="$datasource" \
   -jar "$app" >"$logs/registry.log" 2>&1 &
 echo $! > "$pidfile"
 log "registry starting (pid $!), log: $logs/registry.log"

@@ -84,7 +84,7 @@ public final class JobClient implements AutoCloseable {
             consumer.seekToBeginning(List.of(results, rejected));
             long deadline = System.nanoTime() + timeout.toNanos();
             while (System.nanoTime() < deadline) {
-                for (ConsumerRecord<String, Object> record : consumer.poll(Duration.ofMillis(200))) {
+                for (ConsumerRecord<String, Object> record : poll(consumer, Duration.ofMillis(200))) {
                     if (record.value() instanceof JobResult r && jobId.equals(record.key())) {
                         return Optional.of(new Outcome(jobId, r, null));
                     }
@@ -94,6 +94,43 @@ public final class JobClient implements AutoCloseable {
                 }
             }
             return Optional.empty();
+        }
+    }
+
+    /**
+     * Follows the result topic from now on: open it before submitting, so waiting costs no consumer
+     * start-up and no re-reading. Not thread-safe; one waiter at a time.
+     */
+    public ResultStream openResults() {
+        return new ResultStream(consumer(), topics.jobsResults.name());
+    }
+
+    public static final class ResultStream implements AutoCloseable {
+        private final KafkaConsumer<String, Object> consumer;
+        private final Map<String, JobResult> seen = new HashMap<>();
+
+        ResultStream(KafkaConsumer<String, Object> consumer, String topic) {
+            this.consumer = consumer;
+            List<TopicPartition> parts = consumer.partitionsFor(topic).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            consumer.assign(parts);
+            consumer.seekToEnd(parts);
+            parts.forEach(consumer::position); // resolve "end" now, before anything is submitted
+        }
+
+        public Optional<JobResult> await(String jobId, Duration timeout) {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (!seen.containsKey(jobId) && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, Object> record : poll(consumer, Duration.ofMillis(100))) {
+                    if (record.value() instanceof JobResult r) seen.put(record.key(), r);
+                }
+            }
+            return Optional.ofNullable(seen.remove(jobId));
+        }
+
+        @Override
+        public void close() {
+            consumer.close(Duration.ofSeconds(2));
         }
     }
 
@@ -116,7 +153,7 @@ public final class JobClient implements AutoCloseable {
             consumer.seekToBeginning(parts);
             long deadline = System.nanoTime() + wait.toNanos();
             while (System.nanoTime() < deadline && found.size() < atLeast) {
-                for (ConsumerRecord<String, Object> record : consumer.poll(Duration.ofMillis(200))) {
+                for (ConsumerRecord<String, Object> record : poll(consumer, Duration.ofMillis(200))) {
                     if (record.value() instanceof JobRejected r) {
                         found.add(r);
                     }
@@ -134,13 +171,24 @@ public final class JobClient implements AutoCloseable {
             long end = consumer.endOffsets(List.of(tp)).get(tp);
             Object latest = null;
             while (consumer.position(tp) < end) {
-                for (ConsumerRecord<String, Object> record : consumer.poll(Duration.ofMillis(500))) {
+                for (ConsumerRecord<String, Object> record : poll(consumer, Duration.ofMillis(500))) {
                     if (key.equals(record.key())) {
                         latest = record.value();
                     }
                 }
             }
             return Optional.ofNullable(latest);
+        }
+    }
+
+    /** Polls, stepping over a record that cannot be decoded (e.g. written under a schema the registry lost). */
+    private static org.apache.kafka.clients.consumer.ConsumerRecords<String, Object> poll(KafkaConsumer<String, Object> consumer, Duration timeout) {
+        try {
+            return consumer.poll(timeout);
+        } catch (org.apache.kafka.common.errors.RecordDeserializationException e) {
+            System.err.println("skipping undecodable record " + e.topicPartition() + "@" + e.offset() + ": " + e.getMessage());
+            consumer.seek(e.topicPartition(), e.offset() + 1);
+            return org.apache.kafka.clients.consumer.ConsumerRecords.empty();
         }
     }
 
