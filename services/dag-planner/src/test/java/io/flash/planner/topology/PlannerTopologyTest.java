@@ -1,8 +1,6 @@
 package io.flash.planner.topology;
 
-import io.flash.common.serde.PlainAvroSerdes;
-import io.flash.common.topics.FlashTopics;
-import io.flash.common.topics.Topic;
+import io.flash.common.testing.TopologyHarness;
 import io.flash.planner.dag.RetryPolicy;
 import io.flash.schema.*;
 import org.apache.kafka.streams.*;
@@ -11,19 +9,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.Properties;
 
 import static io.flash.common.testing.Samples.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 class PlannerTopologyTest {
 
-    private final FlashTopics topics = new FlashTopics(new PlainAvroSerdes());
-    private TopologyTestDriver driver;
+    private TopologyHarness harness;
     private TestInputTopic<String, JobAccepted> accepted;
     private TestInputTopic<String, TaskEvent> events;
     private TestOutputTopic<String, TaskReady> ready;
@@ -31,31 +26,20 @@ class PlannerTopologyTest {
     private TestOutputTopic<String, JobResult> results;
 
     @BeforeEach
-    void setUp() throws Exception {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "planner-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("planner").toString());
+    void setUp() {
         Clock clock = Clock.fixed(Instant.ofEpochMilli(10_000), ZoneOffset.UTC);
-        driver = new TopologyTestDriver(PlannerTopology.build(topics, RetryPolicy.defaults(), clock), props);
-        accepted = input(topics.jobsAccepted);
-        events = input(topics.tasksEvents);
-        ready = output(topics.tasksReady);
-        status = output(topics.jobsStatus);
-        results = output(topics.jobsResults);
-    }
-
-    private <V> TestInputTopic<String, V> input(Topic<String, V> topic) {
-        return driver.createInputTopic(topic.name(), topic.keySerde().serializer(), topic.valueSerde().serializer());
-    }
-
-    private <V> TestOutputTopic<String, V> output(Topic<String, V> topic) {
-        return driver.createOutputTopic(topic.name(), topic.keySerde().deserializer(), topic.valueSerde().deserializer());
+        harness = new TopologyHarness("planner-test", clock.instant(), topics -> PlannerTopology.build(topics, RetryPolicy.defaults(), clock));
+        var topics = harness.topics;
+        accepted = harness.input(topics.jobsAccepted);
+        events = harness.input(topics.tasksEvents);
+        ready = harness.output(topics.tasksReady);
+        status = harness.output(topics.jobsStatus);
+        results = harness.output(topics.jobsResults);
     }
 
     @AfterEach
     void tearDown() {
-        driver.close();
+        harness.close();
     }
 
     @Test
@@ -69,7 +53,7 @@ class PlannerTopologyTest {
         JobStatus s = status.readValue();
         assertEquals(JobState.RUNNING, s.getState());
         assertEquals(2, s.getTasksTotal());
-        KeyValueStore<String, PlannedJob> store = driver.getKeyValueStore(PlannerTopology.JOBS_STORE);
+        KeyValueStore<String, PlannedJob> store = harness.driver.getKeyValueStore(PlannerTopology.JOBS_STORE);
         assertEquals(TaskState.READY, store.get("j").getTasks().get(0).getState());
     }
 

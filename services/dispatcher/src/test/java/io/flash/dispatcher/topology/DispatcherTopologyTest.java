@@ -1,9 +1,7 @@
 package io.flash.dispatcher.topology;
 
-import io.flash.common.serde.PlainAvroSerdes;
+import io.flash.common.testing.TopologyHarness;
 import io.flash.common.testing.MutableClock;
-import io.flash.common.topics.FlashTopics;
-import io.flash.common.topics.Topic;
 import io.flash.dispatcher.selection.FrameworkSelector;
 import io.flash.schema.*;
 import org.apache.kafka.streams.*;
@@ -11,49 +9,34 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Properties;
 
 import static io.flash.common.testing.Samples.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 class DispatcherTopologyTest {
 
-    private final FlashTopics topics = new FlashTopics(new PlainAvroSerdes());
     private final MutableClock clock = new MutableClock(100_000);
-    private TopologyTestDriver driver;
+    private TopologyHarness harness;
     private TestInputTopic<String, TaskReady> ready;
     private TestInputTopic<String, FrameworkHeartbeat> heartbeats;
     private TestOutputTopic<String, TaskDispatch> ecsTasks;
     private TestOutputTopic<String, TaskEvent> events;
 
     @BeforeEach
-    void setUp() throws Exception {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "dispatcher-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("dispatcher").toString());
-        driver = new TopologyTestDriver(DispatcherTopology.build(topics, new FrameworkSelector(15_000), Duration.ofSeconds(1), clock),
-                props, Instant.ofEpochMilli(100_000));
-        ready = input(topics.tasksReady);
-        heartbeats = input(topics.frameworkHeartbeats);
-        ecsTasks = output(topics.frameworkTasks("ecs"));
-        events = output(topics.tasksEvents);
-    }
-
-    private <V> TestInputTopic<String, V> input(Topic<String, V> topic) {
-        return driver.createInputTopic(topic.name(), topic.keySerde().serializer(), topic.valueSerde().serializer());
-    }
-
-    private <V> TestOutputTopic<String, V> output(Topic<String, V> topic) {
-        return driver.createOutputTopic(topic.name(), topic.keySerde().deserializer(), topic.valueSerde().deserializer());
+    void setUp() {
+        harness = new TopologyHarness("dispatcher-test", Instant.ofEpochMilli(100_000), topics -> DispatcherTopology.build(topics, new FrameworkSelector(15_000), Duration.ofSeconds(1), clock));
+        var topics = harness.topics;
+        ready = harness.input(topics.tasksReady);
+        heartbeats = harness.input(topics.frameworkHeartbeats);
+        ecsTasks = harness.output(topics.frameworkTasks("ecs"));
+        events = harness.output(topics.tasksEvents);
     }
 
     @AfterEach
     void tearDown() {
-        driver.close();
+        harness.close();
     }
 
     @Test
@@ -82,11 +65,11 @@ class DispatcherTopologyTest {
 
         clock.advance(2_000);
         heartbeats.pipeInput("ecs/0", framework("ecs", 0, 4, 4096 * MIB, clock.millis()));
-        driver.advanceWallClockTime(Duration.ofSeconds(2));
+        harness.driver.advanceWallClockTime(Duration.ofSeconds(2));
 
         assertEquals("j.a.1", ecsTasks.readValue().getReady().getAttemptId());
         assertEquals(TaskEventType.DISPATCHED, events.readValue().getType());
-        driver.advanceWallClockTime(Duration.ofSeconds(2));
+        harness.driver.advanceWallClockTime(Duration.ofSeconds(2));
         assertTrue(ecsTasks.isEmpty(), "dispatched once, then forgotten");
     }
 

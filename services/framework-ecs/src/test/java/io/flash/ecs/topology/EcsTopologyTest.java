@@ -1,29 +1,24 @@
 package io.flash.ecs.topology;
 
-import io.flash.common.serde.PlainAvroSerdes;
+import io.flash.common.testing.TopologyHarness;
 import io.flash.common.testing.MutableClock;
-import io.flash.common.topics.FlashTopics;
-import io.flash.common.topics.Topic;
 import io.flash.schema.*;
 import org.apache.kafka.streams.*;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Properties;
 
 import static io.flash.common.testing.Samples.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 class EcsTopologyTest {
 
-    private final FlashTopics topics = new FlashTopics(new PlainAvroSerdes());
     private final MutableClock clock = new MutableClock(100_000);
-    private TopologyTestDriver driver;
+    private TopologyHarness harness;
     private TestInputTopic<String, TaskDispatch> tasks;
     private TestInputTopic<String, NodeHeartbeat> nodes;
     private TestInputTopic<String, AttemptEvent> nodeEvents;
@@ -32,32 +27,21 @@ class EcsTopologyTest {
     private TestOutputTopic<String, FrameworkHeartbeat> heartbeats;
 
     @BeforeEach
-    void setUp() throws Exception {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "ecs-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory("ecs").toString());
+    void setUp() {
         var settings = new EcsTopology.Settings("ecs", Duration.ofSeconds(15), Duration.ofSeconds(1), 1000);
-        driver = new TopologyTestDriver(EcsTopology.build(topics, settings, clock), props, Instant.ofEpochMilli(100_000));
-        tasks = input(topics.frameworkTasks("ecs"));
-        nodes = input(topics.frameworkNodes("ecs"));
-        nodeEvents = input(topics.frameworkNodeEvents("ecs"));
-        assignments = output(topics.frameworkAssignments("ecs"));
-        events = output(topics.tasksEvents);
-        heartbeats = output(topics.frameworkHeartbeats);
-    }
-
-    private <V> TestInputTopic<String, V> input(Topic<String, V> topic) {
-        return driver.createInputTopic(topic.name(), topic.keySerde().serializer(), topic.valueSerde().serializer());
-    }
-
-    private <V> TestOutputTopic<String, V> output(Topic<String, V> topic) {
-        return driver.createOutputTopic(topic.name(), topic.keySerde().deserializer(), topic.valueSerde().deserializer());
+        harness = new TopologyHarness("ecs-test", Instant.ofEpochMilli(100_000), topics -> EcsTopology.build(topics, settings, clock));
+        var topics = harness.topics;
+        tasks = harness.input(topics.frameworkTasks("ecs"));
+        nodes = harness.input(topics.frameworkNodes("ecs"));
+        nodeEvents = harness.input(topics.frameworkNodeEvents("ecs"));
+        assignments = harness.output(topics.frameworkAssignments("ecs"));
+        events = harness.output(topics.tasksEvents);
+        heartbeats = harness.output(topics.frameworkHeartbeats);
     }
 
     @AfterEach
     void tearDown() {
-        driver.close();
+        harness.close();
     }
 
     private TaskReady dispatch(String job, String name) {
@@ -115,7 +99,7 @@ class EcsTopologyTest {
         events.readValuesToList();
 
         clock.advance(20_000);
-        driver.advanceWallClockTime(Duration.ofSeconds(20));
+        harness.driver.advanceWallClockTime(Duration.ofSeconds(20));
         var lost = events.readValuesToList();
         assertEquals(2, lost.size());
         for (TaskEvent e : lost) {
@@ -129,7 +113,7 @@ class EcsTopologyTest {
     void heartbeatsTheShardsCapacity() {
         nodes.pipeInput("n1", node("n1", 4, 4096 * MIB, clock.millis()));
         dispatch("j", "a");
-        driver.advanceWallClockTime(Duration.ofSeconds(1));
+        harness.driver.advanceWallClockTime(Duration.ofSeconds(1));
         var hb = heartbeats.readKeyValuesToList();
         var last = hb.get(hb.size() - 1);
         assertEquals("ecs/0", last.key);
