@@ -16,6 +16,18 @@ public final class JobIds {
         return jobId + "." + taskName;
     }
 
+    /** A shard of a scattered task: {@code <jobId>.<taskName>.s<index>} (task names contain no dot). */
+    public static String shardId(String jobId, String taskName, int shard) {
+        return taskId(jobId, taskName) + ".s" + shard;
+    }
+
+    /** The task name inside a task or shard id of this job. */
+    public static String taskName(String jobId, String unitId) {
+        String rest = unitId.substring(jobId.length() + 1);
+        int dot = rest.indexOf('.');
+        return dot < 0 ? rest : rest.substring(0, dot);
+    }
+
     /** Attempt ids: {@code <taskId>.<n>}, n counting from 1. */
     public static String attemptId(String taskId, int attempt) {
         return taskId + "." + attempt;

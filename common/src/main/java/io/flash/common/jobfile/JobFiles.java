@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.flash.schema.JobSubmission;
 import io.flash.schema.ResourceRequest;
+import io.flash.schema.ScatterSpec;
 import io.flash.schema.TaskSpec;
 
 import java.io.IOException;
@@ -27,7 +28,9 @@ public final class JobFiles {
     private static final Set<String> JOB_FIELDS = Set.of("submissionId", "name", "owner", "queue", "priority",
             "labels", "failureMode", "tasks");
     private static final Set<String> TASK_FIELDS = Set.of("name", "image", "command", "shell", "env", "workdir",
-            "resources", "dependsOn", "maxAttempts", "timeout", "framework");
+            "resources", "dependsOn", "maxAttempts", "retryOnExitCodes", "failOnExitCodes", "backoff", "timeout", "framework",
+            "nodeLabels", "scatter");
+    private static final Set<String> SCATTER_FIELDS = Set.of("items", "from", "to", "shardSize");
     private static final Set<String> RESOURCE_FIELDS = Set.of("cpu", "memory", "disk", "diskType", "network", "gpus");
 
     private JobFiles() {
@@ -83,7 +86,24 @@ public final class JobFiles {
                 .setDependsOn(stringList(node.get("dependsOn"), path + "dependsOn"))
                 .setTimeout(text(node, "timeout", path))
                 .setFramework(text(node, "framework", path))
-                .setMaxAttempts(node.has("maxAttempts") ? integer(node.get("maxAttempts"), path + "maxAttempts") : null);
+                .setMaxAttempts(node.has("maxAttempts") ? integer(node.get("maxAttempts"), path + "maxAttempts") : null)
+                .setRetryOnExitCodes(integers(node.get("retryOnExitCodes"), path + "retryOnExitCodes"))
+                .setFailOnExitCodes(integers(node.get("failOnExitCodes"), path + "failOnExitCodes"))
+                .setBackoff(text(node, "backoff", path))
+                .setNodeLabels(stringMap(node.get("nodeLabels"), path + "nodeLabels"));
+        JsonNode scatter = node.get("scatter");
+        if (scatter != null && !scatter.isNull()) {
+            if (!scatter.isObject()) {
+                throw new JobFileException(path + "scatter: expected a mapping (items or from/to, and shardSize)");
+            }
+            checkFields(scatter, SCATTER_FIELDS, path + "scatter.");
+            task.setScatter(ScatterSpec.newBuilder()
+                    .setItems(stringList(scatter.get("items"), path + "scatter.items"))
+                    .setFrom(scatter.has("from") ? whole(scatter.get("from"), path + "scatter.from") : null)
+                    .setTo(scatter.has("to") ? whole(scatter.get("to"), path + "scatter.to") : null)
+                    .setShardSize(scatter.has("shardSize") ? integer(scatter.get("shardSize"), path + "scatter.shardSize") : null)
+                    .build());
+        }
         JsonNode command = node.get("command");
         if (command != null && command.isTextual()) {
             if (task.getShell() != null) {
@@ -162,6 +182,27 @@ public final class JobFiles {
             return value.asInt();
         }
         throw new JobFileException(path + ": expected a whole number, got '" + value.asText() + "'");
+    }
+
+    private static Long whole(JsonNode value, String path) throws JobFileException {
+        if (value.isIntegralNumber()) {
+            return value.asLong();
+        }
+        throw new JobFileException(path + ": expected a whole number, got '" + value.asText() + "'");
+    }
+
+    private static List<Integer> integers(JsonNode node, String path) throws JobFileException {
+        List<Integer> list = new ArrayList<>();
+        if (node == null || node.isNull()) {
+            return list;
+        }
+        if (!node.isArray()) {
+            throw new JobFileException(path + ": expected a list of numbers");
+        }
+        for (int i = 0; i < node.size(); i++) {
+            list.add(integer(node.get(i), path + "[" + i + "]"));
+        }
+        return list;
     }
 
     private static Map<String, String> stringMap(JsonNode node, String path) throws JobFileException {

@@ -19,6 +19,8 @@ public final class FlashTopics {
     public final Topic<String, TaskReady> tasksReady;
     public final Topic<String, TaskEvent> tasksEvents;
     public final Topic<String, JobStatus> jobsStatus;
+    public final Topic<String, TaskSummary> tasksStatus;
+    public final Topic<String, JobCommand> jobsCommands;
     public final Topic<String, JobResult> jobsResults;
     public final Topic<String, FrameworkHeartbeat> frameworkHeartbeats;
 
@@ -30,6 +32,8 @@ public final class FlashTopics {
         tasksReady = topic(TopicNames.TASKS_READY, TaskReady.class);
         tasksEvents = topic(TopicNames.TASKS_EVENTS, TaskEvent.class);
         jobsStatus = topic(TopicNames.JOBS_STATUS, JobStatus.class);
+        tasksStatus = topic(TopicNames.TASKS_STATUS, TaskSummary.class);
+        jobsCommands = topic(TopicNames.JOBS_COMMANDS, JobCommand.class);
         jobsResults = topic(TopicNames.JOBS_RESULTS, JobResult.class);
         frameworkHeartbeats = topic(TopicNames.FRAMEWORK_HEARTBEATS, FrameworkHeartbeat.class);
     }

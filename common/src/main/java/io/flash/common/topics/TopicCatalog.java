@@ -30,6 +30,7 @@ public final class TopicCatalog {
                 new TopicSpec(TASKS_READY, partitions, false, WEEK),
                 new TopicSpec(TASKS_EVENTS, partitions, false, WEEK),
                 new TopicSpec(JOBS_STATUS, partitions, true, null),
+                new TopicSpec(TASKS_STATUS, partitions, true, null),
                 new TopicSpec(JOBS_RESULTS, partitions, false, Duration.ofDays(30)),
                 new TopicSpec(FRAMEWORK_HEARTBEATS, 1, true, null),
                 new TopicSpec(DEAD_LETTER, 1, false, WEEK));

@@ -7,6 +7,7 @@ public final class TopicNames {
     public static final String JOBS_ACCEPTED = "flash.jobs.accepted";
     public static final String JOBS_COMMANDS = "flash.jobs.commands";
     public static final String JOBS_STATUS = "flash.jobs.status";
+    public static final String TASKS_STATUS = "flash.tasks.status";
     public static final String JOBS_RESULTS = "flash.jobs.results";
     public static final String TASKS_READY = "flash.tasks.ready";
     public static final String TASKS_EVENTS = "flash.tasks.events";

@@ -57,4 +57,25 @@ class JobFilesTest {
         assertTrue(assertThrows(JobFileException.class, () -> JobFiles.parse("name: j\ntasks:\n  - name: a\n    resources: {cpu: lots}"))
                 .getMessage().startsWith("tasks[0].resources.cpu: expected a number"));
     }
+
+    @Test
+    void readsScatterAndRetryRules() throws Exception {
+        JobSubmission job = JobFiles.parse("""
+                name: j
+                tasks:
+                  - name: compare
+                    image: x
+                    command: echo $FLASH_SHARD_FROM
+                    scatter: {from: 0, to: 1000, shardSize: 100}
+                    maxAttempts: 3
+                    retryOnExitCodes: [75]
+                    failOnExitCodes: [2]
+                    backoff: 10s
+                """);
+        TaskSpec t = job.getTasks().get(0);
+        assertEquals(1000L, t.getScatter().getTo());
+        assertEquals(100, t.getScatter().getShardSize());
+        assertEquals(List.of(75), t.getRetryOnExitCodes());
+        assertEquals("10s", t.getBackoff());
+    }
 }

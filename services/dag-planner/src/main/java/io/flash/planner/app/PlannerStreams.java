@@ -2,6 +2,7 @@ package io.flash.planner.app;
 
 import io.flash.common.serde.RegistryValueSerdes;
 import io.flash.common.topics.FlashTopics;
+import io.flash.common.units.Quantities;
 import io.flash.planner.dag.RetryPolicy;
 import io.flash.planner.topology.PlannerTopology;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -10,6 +11,7 @@ import org.apache.kafka.streams.Topology;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.time.Clock;
+import java.time.Duration;
 
 /** Hands the planner topology to Quarkus, which runs it with the kafka-streams.* settings. */
 @ApplicationScoped
@@ -17,8 +19,14 @@ public class PlannerStreams {
 
     @Produces
     Topology topology(@ConfigProperty(name = "flash.registry.url") String registryUrl,
-                      @ConfigProperty(name = "flash.planner.infrastructure-retries", defaultValue = "3") int infraRetries) {
-        return PlannerTopology.build(new FlashTopics(new RegistryValueSerdes(registryUrl)),
-                new RetryPolicy(infraRetries), Clock.systemUTC());
+                      @ConfigProperty(name = "flash.planner.infrastructure-retries") int infraRetries,
+                      @ConfigProperty(name = "flash.planner.oom-memory-factor") double oomFactor,
+                      @ConfigProperty(name = "flash.planner.max-memory") String maxMemory,
+                      @ConfigProperty(name = "flash.planner.framework-failure-limit") int frameworkFailureLimit,
+                      @ConfigProperty(name = "flash.planner.max-backoff") Duration maxBackoff,
+                      @ConfigProperty(name = "flash.planner.tick") Duration tick) {
+        RetryPolicy policy = new RetryPolicy(infraRetries, oomFactor, Quantities.bytes(maxMemory), frameworkFailureLimit,
+                maxBackoff.toSeconds());
+        return PlannerTopology.build(new FlashTopics(new RegistryValueSerdes(registryUrl)), policy, tick, Clock.systemUTC());
     }
 }

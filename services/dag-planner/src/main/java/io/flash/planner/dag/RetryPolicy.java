@@ -1,16 +1,28 @@
 package io.flash.planner.dag;
 
 import io.flash.schema.FailureClass;
+import io.flash.schema.TaskDefinition;
 
 /**
- * Decides whether a failed attempt is tried again. Failures of the user's program spend the task's
- * own budget (maxAttempts); failures of the infrastructure spend a separate budget, so a lost node
- * never uses up a user's retries.
+ * Whether a failed attempt is tried again, and how. A failure of the user's program (exit code,
+ * OOM, timeout) spends the task's own budget ({@code maxAttempts}) and follows its exit-code rules;
+ * an infrastructure failure spends a separate budget, so a lost node never costs a user a retry.
+ *
+ * @param infrastructureRetries   retries after node/framework loss or engine failures
+ * @param oomMemoryFactor         memory multiplier for the retry of an OOM-killed attempt
+ * @param maxMemoryBytes          ceiling for that growth
+ * @param frameworkFailureLimit   failures on one framework after which the next attempt avoids it
+ * @param maxBackoffSeconds       ceiling of the doubled backoff
  */
-public record RetryPolicy(int infrastructureRetries) {
+public record RetryPolicy(int infrastructureRetries, double oomMemoryFactor, long maxMemoryBytes,
+                          int frameworkFailureLimit, long maxBackoffSeconds) {
 
     public static RetryPolicy defaults() {
-        return new RetryPolicy(3);
+        return new RetryPolicy(3, 2.0, 64L << 30, 2, 3600);
+    }
+
+    /** The verdict: retry or not, and a reason a person can read. */
+    public record Verdict(boolean retry, String reason) {
     }
 
     public static boolean isInfrastructure(FailureClass failureClass) {
@@ -18,14 +30,41 @@ public record RetryPolicy(int infrastructureRetries) {
                 || failureClass == FailureClass.INFRASTRUCTURE;
     }
 
-    /** Whether the task gets another attempt, given the failures counted so far including this one. */
-    public boolean retry(FailureClass failureClass, int userFailures, int infraFailures, int maxAttempts) {
-        if (failureClass == FailureClass.CANCELLED || failureClass == FailureClass.UNSCHEDULABLE) {
-            return false;
+    /** @param userFailures, infraFailures counted including this failure */
+    public Verdict decide(FailureClass cause, Integer exitCode, int userFailures, int infraFailures, TaskDefinition task) {
+        if (cause == FailureClass.CANCELLED || cause == FailureClass.UNSCHEDULABLE) {
+            return new Verdict(false, "");
         }
-        if (isInfrastructure(failureClass)) {
-            return infraFailures <= infrastructureRetries;
+        if (isInfrastructure(cause)) {
+            return infraFailures <= infrastructureRetries
+                    ? new Verdict(true, "infrastructure retry " + infraFailures + " of " + infrastructureRetries)
+                    : new Verdict(false, "infrastructure retries exhausted (" + infraFailures + " failures)");
         }
-        return userFailures < maxAttempts;
+        if (cause == FailureClass.USER && exitCode != null) {
+            if (task.getFailOnExitCodes().contains(exitCode)) {
+                return new Verdict(false, "exit code " + exitCode + " fails at once (failOnExitCodes)");
+            }
+            if (!task.getRetryOnExitCodes().isEmpty() && !task.getRetryOnExitCodes().contains(exitCode)) {
+                return new Verdict(false, "exit code " + exitCode + " is not retried (retryOnExitCodes: "
+                        + task.getRetryOnExitCodes() + ")");
+            }
+        }
+        if (cause == FailureClass.OOM_KILLED && task.getResources().getMemoryBytes() >= maxMemoryBytes) {
+            return new Verdict(false, "memory is already at the ceiling of " + (maxMemoryBytes >> 20) + "Mi");
+        }
+        String budget = userFailures + " of " + task.getMaxAttempts() + " attempts used";
+        return new Verdict(userFailures < task.getMaxAttempts(), budget);
+    }
+
+    /** Memory for the attempt after an OOM kill. */
+    public long grownMemory(long memoryBytes) {
+        return Math.min(maxMemoryBytes, (long) Math.ceil(memoryBytes * oomMemoryFactor));
+    }
+
+    /** Seconds to wait before user retry n (1-based): the task's backoff, doubled each time. */
+    public long backoffSeconds(long baseSeconds, int retry) {
+        if (baseSeconds <= 0) return 0;
+        long delay = baseSeconds << Math.min(20, Math.max(0, retry - 1));
+        return Math.min(delay, maxBackoffSeconds);
     }
 }

@@ -1,107 +1,70 @@
 package io.flash.planner.topology;
 
 import io.flash.common.topics.FlashTopics;
-import io.flash.planner.dag.JobStateMachine;
+import io.flash.common.topics.Topic;
 import io.flash.planner.dag.RetryPolicy;
-import io.flash.planner.dag.Transition;
 import io.flash.schema.*;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
-import org.apache.avro.specific.SpecificRecord;
 
 import java.time.Clock;
+import java.time.Duration;
 
 /**
- * dag-planner: accepted jobs and task events (both keyed by job id, so co-partitioned) meet in one
- * processor that owns the job store. State: {@link #JOBS_STORE}, job id → {@link PlannedJob}.
+ * dag-planner: accepted jobs, task events and job commands (all keyed by job id, so
+ * co-partitioned) meet in one processor. Its state, split so no record grows with a job:
+ * {@link #JOBS_STORE} job id → JobProgress; {@link #SPECS_STORE} and {@link #TASKS_STORE}
+ * "jobId/task" → TaskDefinition and LogicalTask; {@link #UNITS_STORE} unit id (task or shard id) →
+ * TaskSummary; {@link #DELAYED_STORE} "dueAt/attemptId" → retries waiting out their backoff.
  */
 public final class PlannerTopology {
 
     public static final String JOBS_STORE = "planner-jobs";
+    public static final String SPECS_STORE = "planner-specs";
+    public static final String TASKS_STORE = "planner-tasks";
+    public static final String UNITS_STORE = "planner-units";
+    public static final String DELAYED_STORE = "planner-delayed";
 
-    private static final String ACCEPTED = "accepted";
-    private static final String EVENTS = "task-events";
-    private static final String PLANNER = "planner";
-    private static final String READY_SINK = "tasks-ready";
-    private static final String STATUS_SINK = "jobs-status";
-    private static final String RESULT_SINK = "jobs-results";
+    static final String PLANNER = "planner";
+    static final String READY_SINK = "tasks-ready";
+    static final String STATUS_SINK = "jobs-status";
+    static final String UNIT_STATUS_SINK = "tasks-status";
+    static final String RESULT_SINK = "jobs-results";
 
     private PlannerTopology() {
     }
 
-    public static Topology build(FlashTopics topics, RetryPolicy retryPolicy, Clock clock) {
+    public static Topology build(FlashTopics topics, RetryPolicy retryPolicy, Duration tick, Clock clock) {
         Topology topology = new Topology();
-        topology.addSource(ACCEPTED, topics.jobsAccepted.keySerde().deserializer(),
-                topics.jobsAccepted.valueSerde().deserializer(), topics.jobsAccepted.name());
-        topology.addSource(EVENTS, topics.tasksEvents.keySerde().deserializer(),
-                topics.tasksEvents.valueSerde().deserializer(), topics.tasksEvents.name());
-        JobStateMachine machine = new JobStateMachine(retryPolicy);
-        topology.addProcessor(PLANNER, () -> new PlannerProcessor(machine, clock), ACCEPTED, EVENTS);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(JOBS_STORE),
-                Serdes.String(), topics.storeSerde(PlannedJob.class)), PLANNER);
-        topology.addSink(READY_SINK, topics.tasksReady.name(), topics.tasksReady.keySerde().serializer(),
-                topics.tasksReady.valueSerde().serializer(), PLANNER);
-        topology.addSink(STATUS_SINK, topics.jobsStatus.name(), topics.jobsStatus.keySerde().serializer(),
-                topics.jobsStatus.valueSerde().serializer(), PLANNER);
-        topology.addSink(RESULT_SINK, topics.jobsResults.name(), topics.jobsResults.keySerde().serializer(),
-                topics.jobsResults.valueSerde().serializer(), PLANNER);
+        String[] sources = {"accepted", "task-events", "commands"};
+        source(topology, sources[0], topics.jobsAccepted);
+        source(topology, sources[1], topics.tasksEvents);
+        source(topology, sources[2], topics.jobsCommands);
+        topology.addProcessor(PLANNER, () -> new PlannerProcessor(retryPolicy, tick, clock), sources);
+        store(topology, JOBS_STORE, topics, JobProgress.class);
+        store(topology, SPECS_STORE, topics, TaskDefinition.class);
+        store(topology, TASKS_STORE, topics, LogicalTask.class);
+        store(topology, UNITS_STORE, topics, TaskSummary.class);
+        store(topology, DELAYED_STORE, topics, DelayedAttempt.class);
+        sink(topology, READY_SINK, topics.tasksReady);
+        sink(topology, STATUS_SINK, topics.jobsStatus);
+        sink(topology, UNIT_STATUS_SINK, topics.tasksStatus);
+        sink(topology, RESULT_SINK, topics.jobsResults);
         return topology;
     }
 
-    static final class PlannerProcessor implements Processor<String, SpecificRecord, String, SpecificRecord> {
-        private final JobStateMachine machine;
-        private final Clock clock;
-        private ProcessorContext<String, SpecificRecord> context;
-        private KeyValueStore<String, PlannedJob> jobs;
+    private static void source(Topology topology, String name, Topic<String, ?> topic) {
+        topology.addSource(name, topic.keySerde().deserializer(), topic.valueSerde().deserializer(), topic.name());
+    }
 
-        PlannerProcessor(JobStateMachine machine, Clock clock) {
-            this.machine = machine;
-            this.clock = clock;
-        }
+    private static <V extends SpecificRecord> void store(Topology topology, String name, FlashTopics topics, Class<V> type) {
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(),
+                topics.storeSerde(type)), PLANNER);
+    }
 
-        @Override
-        public void init(ProcessorContext<String, SpecificRecord> context) {
-            this.context = context;
-            this.jobs = context.getStateStore(JOBS_STORE);
-        }
-
-        @Override
-        public void process(Record<String, SpecificRecord> record) {
-            long now = clock.millis();
-            Transition transition;
-            if (record.value() instanceof JobAccepted accepted) {
-                if (jobs.get(accepted.getJobId()) != null) {
-                    return; // the same submission again: the job id is derived from it, so it already runs
-                }
-                transition = machine.start(accepted, now);
-            } else if (record.value() instanceof TaskEvent event) {
-                PlannedJob job = jobs.get(event.getJobId());
-                if (job == null) {
-                    return;
-                }
-                transition = machine.apply(job, event, now);
-            } else {
-                return;
-            }
-            if (!transition.changed()) {
-                return;
-            }
-            String jobId = transition.job().getJob().getJobId();
-            jobs.put(jobId, transition.job());
-            for (TaskReady ready : transition.ready()) {
-                context.forward(new Record<String, SpecificRecord>(ready.getTaskId(), ready, now), READY_SINK);
-            }
-            if (transition.status() != null) {
-                context.forward(new Record<String, SpecificRecord>(jobId, transition.status(), now), STATUS_SINK);
-            }
-            if (transition.result() != null) {
-                context.forward(new Record<String, SpecificRecord>(jobId, transition.result(), now), RESULT_SINK);
-            }
-        }
+    private static <V> void sink(Topology topology, String name, Topic<String, V> topic) {
+        topology.addSink(name, topic.name(), topic.keySerde().serializer(), topic.valueSerde().serializer(), PLANNER);
     }
 }

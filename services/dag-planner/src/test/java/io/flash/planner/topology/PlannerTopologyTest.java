@@ -10,7 +10,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.time.ZoneOffset;
 
 import static io.flash.common.testing.Samples.*;
@@ -28,7 +30,7 @@ class PlannerTopologyTest {
     @BeforeEach
     void setUp() {
         Clock clock = Clock.fixed(Instant.ofEpochMilli(10_000), ZoneOffset.UTC);
-        harness = new TopologyHarness("planner-test", clock.instant(), topics -> PlannerTopology.build(topics, RetryPolicy.defaults(), clock));
+        harness = new TopologyHarness("planner-test", clock.instant(), topics -> PlannerTopology.build(topics, RetryPolicy.defaults(), Duration.ofSeconds(1), clock));
         var topics = harness.topics;
         accepted = harness.input(topics.jobsAccepted);
         events = harness.input(topics.tasksEvents);
@@ -53,8 +55,10 @@ class PlannerTopologyTest {
         JobStatus s = status.readValue();
         assertEquals(JobState.RUNNING, s.getState());
         assertEquals(2, s.getTasksTotal());
-        KeyValueStore<String, PlannedJob> store = harness.driver.getKeyValueStore(PlannerTopology.JOBS_STORE);
-        assertEquals(TaskState.READY, store.get("j").getTasks().get(0).getState());
+        KeyValueStore<String, TaskSummary> units = harness.driver.getKeyValueStore(PlannerTopology.UNITS_STORE);
+        assertEquals(TaskState.READY, units.get("j.a").getState());
+        KeyValueStore<String, JobProgress> jobs = harness.driver.getKeyValueStore(PlannerTopology.JOBS_STORE);
+        assertEquals(List.of("a", "b"), jobs.get("j").getTaskNames());
     }
 
     @Test

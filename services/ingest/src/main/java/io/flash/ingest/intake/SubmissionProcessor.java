@@ -35,14 +35,18 @@ public class SubmissionProcessor {
 
     private final SubmissionDecoder decoder;
     private final JobValidator validator;
+    private final int maxSpecBytes;
 
     public SubmissionProcessor(@ConfigProperty(name = "flash.registry.url") String registryUrl,
-                               @ConfigProperty(name = "flash.ingest.max-tasks", defaultValue = "1000") int maxTasks,
-                               @ConfigProperty(name = "flash.ingest.max-cpu", defaultValue = "256") double maxCpu) {
+                               @ConfigProperty(name = "flash.ingest.max-tasks") int maxTasks,
+                               @ConfigProperty(name = "flash.ingest.max-cpu") double maxCpu,
+                               @ConfigProperty(name = "flash.ingest.max-shards") int maxShards,
+                               @ConfigProperty(name = "flash.ingest.max-spec-bytes") int maxSpecBytes) {
         this.decoder = new SubmissionDecoder(registryUrl);
         Limits defaults = Limits.defaults();
+        this.maxSpecBytes = maxSpecBytes;
         this.validator = new JobValidator(new Limits(maxTasks, maxCpu, defaults.maxMemoryBytes(), defaults.maxAttempts(),
-                defaults.defaultCpu(), defaults.defaultMemoryBytes()));
+                defaults.defaultCpu(), defaults.defaultMemoryBytes(), maxShards, maxSpecBytes));
     }
 
     @Incoming("submissions")
@@ -51,6 +55,10 @@ public class SubmissionProcessor {
         IncomingKafkaRecordMetadata<?, ?> in = message.getMetadata(IncomingKafkaRecordMetadata.class).orElseThrow();
         String key = in.getKey() instanceof String s && !s.isBlank() ? s : null;
         long now = System.currentTimeMillis();
+        if (message.getPayload() != null && message.getPayload().length > maxSpecBytes) {
+            return reject(message, in, key, null, List.of(new FieldError("(record)", "the job spec is " + message.getPayload().length
+                    + " bytes, more than the limit of " + maxSpecBytes + "; scatter over a range or split the job")), now);
+        }
         JobSubmission submission;
         try {
             submission = decoder.decode(in.getTopic(), in.getHeaders(), message.getPayload());

@@ -164,6 +164,17 @@ public final class JobValidator {
                 errors.add(error(path + "timeout", e.getMessage()));
             }
         }
+        Long backoff = 0L;
+        if (spec.getBackoff() != null) {
+            try {
+                backoff = Quantities.seconds(spec.getBackoff());
+            } catch (IllegalArgumentException e) {
+                errors.add(error(path + "backoff", e.getMessage()));
+            }
+        }
+        checkExitCodes(spec.getRetryOnExitCodes(), path + "retryOnExitCodes", errors);
+        checkExitCodes(spec.getFailOnExitCodes(), path + "failOnExitCodes", errors);
+        Scatter scatter = spec.getScatter() == null ? null : scatter(spec.getScatter(), path + "scatter", errors);
         List<String> deps = spec.getDependsOn() == null ? List.of() : spec.getDependsOn();
         for (int d = 0; d < deps.size(); d++) {
             String dep = deps.get(d);
@@ -184,9 +195,57 @@ public final class JobValidator {
                 .setNetwork(network)
                 .setDependsOn(new ArrayList<>(new LinkedHashSet<>(deps)))
                 .setMaxAttempts(maxAttempts)
+                .setRetryOnExitCodes(spec.getRetryOnExitCodes())
+                .setFailOnExitCodes(spec.getFailOnExitCodes())
+                .setBackoffSeconds(backoff)
+                .setScatter(scatter)
+                .setNodeLabels(spec.getNodeLabels())
                 .setTimeoutSeconds(timeout)
                 .setFramework(spec.getFramework() == null || spec.getFramework().isBlank() ? null : spec.getFramework().trim())
                 .build();
+    }
+
+    private static void checkExitCodes(List<Integer> codes, String path, List<FieldError> errors) {
+        for (int i = 0; i < codes.size(); i++) {
+            if (codes.get(i) < 1 || codes.get(i) > 255) {
+                errors.add(error(path + "[" + i + "]", codes.get(i) + " is not a failure exit code (1-255)"));
+            }
+        }
+    }
+
+    private Scatter scatter(ScatterSpec spec, String path, List<FieldError> errors) {
+        boolean list = !spec.getItems().isEmpty();
+        boolean range = spec.getFrom() != null || spec.getTo() != null;
+        if (list == range) {
+            errors.add(error(path, "give either items (a list) or from and to (a range of numbers)"));
+            return null;
+        }
+        if (spec.getShardSize() == null) {
+            errors.add(error(path + ".shardSize", "required: how many items (or numbers) each shard gets"));
+            return null;
+        }
+        if (spec.getShardSize() < 1) {
+            errors.add(error(path + ".shardSize", spec.getShardSize() + ": must be 1 or more"));
+            return null;
+        }
+        long count;
+        if (range) {
+            if (spec.getFrom() == null || spec.getTo() == null || spec.getTo() <= spec.getFrom()) {
+                errors.add(error(path, "a range needs from and to with to > from (to is one past the last number)"));
+                return null;
+            }
+            count = spec.getTo() - spec.getFrom();
+        } else {
+            count = spec.getItems().size();
+        }
+        long shards = (count + spec.getShardSize() - 1) / spec.getShardSize();
+        if (shards > limits.maxShards()) {
+            errors.add(error(path + ".shardSize", count + " items in shards of " + spec.getShardSize() + " make " + shards
+                    + " shards, more than the limit of " + limits.maxShards() + "; use a larger shardSize"));
+            return null;
+        }
+        return Scatter.newBuilder().setItems(spec.getItems()).setFrom(spec.getFrom()).setTo(spec.getTo())
+                .setShardSize(spec.getShardSize()).setShards((int) shards).build();
     }
 
     /** A cycle as task names, first name repeated at the end, or empty. Iterative, so deep DAGs are fine. */

@@ -5,11 +5,11 @@ package io.flash.ingest.validation;
  * {@code flash.ingest.*} properties; the defaults here are documented in docs/job-format.md.
  */
 public record Limits(int maxTasks, double maxCpu, long maxMemoryBytes, int maxAttempts,
-                     double defaultCpu, long defaultMemoryBytes) {
+                     double defaultCpu, long defaultMemoryBytes, int maxShards, int maxSpecBytes) {
 
     public static final long MIN_MEMORY_BYTES = 4L << 20;
 
     public static Limits defaults() {
-        return new Limits(1000, 256, 4L << 40, 10, 1.0, 512L << 20);
+        return new Limits(1000, 256, 4L << 40, 10, 1.0, 512L << 20, 1_000_000, 512 * 1024);
     }
 }

@@ -105,4 +105,32 @@ class JobValidatorTest {
         assertEquals(Set.of("name", "failureMode", "tasks[0].maxAttempts", "tasks[0].timeout", "tasks[0].resources.cpu",
                 "tasks[0].resources.diskType"), errors.keySet());
     }
+
+    @Test
+    void scatterBecomesShards() {
+        ValidationResult result = validator.validate(job(task("compare")
+                .setScatter(ScatterSpec.newBuilder().setFrom(0L).setTo(250_000L).setShardSize(120_000).build())), "j", "s", 0L);
+        assertTrue(result.isAccepted(), () -> result.errors().toString());
+        assertEquals(3, result.accepted().getTasks().get(0).getScatter().getShards());
+    }
+
+    @Test
+    void scatterNeedsAShardSizeAndOneSource() {
+        assertEquals(Set.of("tasks[0].scatter.shardSize"), errors(job(task("a")
+                .setScatter(ScatterSpec.newBuilder().setItems(List.of("x")).build()))).keySet());
+        assertEquals(Set.of("tasks[0].scatter"), errors(job(task("a")
+                .setScatter(ScatterSpec.newBuilder().setItems(List.of("x")).setFrom(0L).setTo(2L).setShardSize(1).build()))).keySet());
+        assertTrue(errors(job(task("a").setScatter(ScatterSpec.newBuilder().setFrom(0L).setTo(10_000_000L).setShardSize(1).build())))
+                .get("tasks[0].scatter.shardSize").contains("more than the limit of 1000000"));
+    }
+
+    @Test
+    void retryRulesAreChecked() {
+        Map<String, String> errors = errors(job(task("a").setRetryOnExitCodes(List.of(0)).setBackoff("a while")));
+        assertEquals(Set.of("tasks[0].retryOnExitCodes[0]", "tasks[0].backoff"), errors.keySet());
+        ValidationResult ok = validator.validate(job(task("a").setMaxAttempts(3).setRetryOnExitCodes(List.of(75))
+                .setFailOnExitCodes(List.of(2)).setBackoff("30s")), "j", "s", 0L);
+        assertEquals(30L, ok.accepted().getTasks().get(0).getBackoffSeconds());
+        assertEquals(List.of(75), ok.accepted().getTasks().get(0).getRetryOnExitCodes());
+    }
 }

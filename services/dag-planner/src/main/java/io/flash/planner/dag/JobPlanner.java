@@ -1,0 +1,420 @@
+package io.flash.planner.dag;
+
+import io.flash.common.ids.JobIds;
+import io.flash.schema.*;
+
+import java.util.*;
+
+/**
+ * The DAG state machine. Plain Java over a {@link PlanStore} and an {@link Outbox}: the topology
+ * only wires it to topics. Attempts, not tasks, run: an event naming any attempt but a unit's
+ * current one changes nothing.
+ */
+public final class JobPlanner {
+
+    static final EnumSet<TaskState> FINAL =
+            EnumSet.of(TaskState.SUCCEEDED, TaskState.FAILED, TaskState.CANCELLED, TaskState.SKIPPED);
+    private static final int MAX_LOCALITY_FRAMEWORKS = 4;
+
+    private final PlanStore store;
+    private final Outbox out;
+    private final RetryPolicy retry;
+
+    public JobPlanner(PlanStore store, Outbox out, RetryPolicy retry) {
+        this.store = store;
+        this.out = out;
+        this.retry = retry;
+    }
+
+    /** A newly accepted job; a job id seen before is ignored (the same submission again). */
+    public boolean accept(JobAccepted spec, long now) {
+        if (store.job(spec.getJobId()) != null) {
+            return false;
+        }
+        List<String> names = spec.getTasks().stream().map(TaskDefinition::getName).toList();
+        JobProgress job = JobProgress.newBuilder()
+                .setJobId(spec.getJobId()).setSubmissionId(spec.getSubmissionId()).setName(spec.getName())
+                .setOwner(spec.getOwner()).setQueue(spec.getQueue()).setPriority(spec.getPriority())
+                .setFailureMode(spec.getFailureMode()).setAcceptedAt(spec.getAcceptedAt())
+                .setState(JobState.RUNNING).setTaskNames(names).build();
+        Map<String, List<String>> dependents = new HashMap<>();
+        for (TaskDefinition def : spec.getTasks()) {
+            for (String dep : def.getDependsOn()) dependents.computeIfAbsent(dep, k -> new ArrayList<>()).add(def.getName());
+        }
+        for (TaskDefinition def : spec.getTasks()) {
+            store.putSpec(job.getJobId(), def);
+            store.putTask(job.getJobId(), LogicalTask.newBuilder()
+                    .setName(def.getName()).setState(TaskState.PENDING)
+                    .setDependents(dependents.getOrDefault(def.getName(), List.of()))
+                    .setWaitingOn(def.getDependsOn().size())
+                    .setShards(def.getScatter() == null ? 1 : def.getScatter().getShards())
+                    .build());
+        }
+        job.setUnitsTotal(spec.getTasks().stream().mapToLong(t -> t.getScatter() == null ? 1 : t.getScatter().getShards()).sum());
+        for (String name : names) {
+            LogicalTask task = store.task(job.getJobId(), name);
+            if (task.getWaitingOn() == 0) release(job, task, now);
+        }
+        job.setMessage("accepted");
+        finishIfDone(job, now);
+        return true;
+    }
+
+    public void onEvent(TaskEvent event, long now) {
+        JobProgress job = store.job(event.getJobId());
+        if (job == null || job.getState() != JobState.RUNNING) return;
+        TaskSummary unit = store.unit(event.getTaskId());
+        if (unit == null || !event.getAttemptId().equals(unit.getAttemptId()) || FINAL.contains(unit.getState())) {
+            return; // a late or duplicate event of an old attempt
+        }
+        switch (event.getType()) {
+            case HELD -> {
+                unit.setReason(event.getReason());
+                job.setMessage("task " + unit.getName() + " waits: " + event.getReason());
+            }
+            case DISPATCHED, QUEUED -> {
+                unit.setState(TaskState.DISPATCHED);
+                unit.setFrameworkId(event.getFrameworkId());
+                unit.setShard(event.getShard());
+                unit.setReason(null);
+            }
+            case PLACED -> {
+                unit.setState(TaskState.PLACED);
+                unit.setNodeId(event.getNodeId());
+                if (event.getFrameworkId() != null) unit.setFrameworkId(event.getFrameworkId());
+            }
+            case STARTED -> {
+                unit.setState(TaskState.RUNNING);
+                if (event.getNodeId() != null) unit.setNodeId(event.getNodeId());
+                unit.setStartedAt(event.getAt());
+            }
+            case SUCCEEDED -> {
+                settle(job, unit, event, TaskState.SUCCEEDED, null);
+                return;
+            }
+            case FAILED, LOST, CANCELLED -> {
+                failed(job, unit, event, now);
+                return;
+            }
+        }
+        store.putUnit(unit);
+        out.unitStatus(unit);
+        store.putJob(job);
+        out.jobStatus(status(job, now));
+    }
+
+    /** A cancel command: nothing new starts; running attempts are asked to stop. */
+    public void cancel(String jobId, String reason, long now) {
+        JobProgress job = store.job(jobId);
+        if (job == null || job.getState() != JobState.RUNNING || job.getCancelRequested()) return;
+        job.setCancelRequested(true);
+        job.setCancelReason(reason);
+        job.setMessage("cancelling" + (reason == null ? "" : ": " + reason));
+        for (String name : job.getTaskNames()) {
+            LogicalTask task = store.task(jobId, name);
+            if (task.getState() == TaskState.PENDING) {
+                task.setState(TaskState.CANCELLED);
+                task.setReason("not run: the job was cancelled");
+                store.putTask(jobId, task);
+                job.setTasksDone(job.getTasksDone() + 1);
+            }
+        }
+        store.forEachUnit(jobId, unit -> {
+            if (!FINAL.contains(unit.getState())) {
+                out.ready(cancelRequest(job, unit, now));
+            }
+        });
+        finishIfDone(job, now);
+    }
+
+    /** A retry whose backoff has passed. */
+    public void due(DelayedAttempt delayed, long now) {
+        TaskReady ready = delayed.getReady();
+        JobProgress job = store.job(ready.getJobId());
+        TaskSummary unit = store.unit(ready.getTaskId());
+        if (job == null || unit == null || !ready.getAttemptId().equals(unit.getAttemptId()) || FINAL.contains(unit.getState())) {
+            return;
+        }
+        if (job.getCancelRequested()) {
+            settle(job, unit, TaskEvent.newBuilder().setJobId(job.getJobId()).setTaskId(unit.getTaskId())
+                    .setAttemptId(unit.getAttemptId()).setType(TaskEventType.CANCELLED).setAt(now).build(),
+                    TaskState.CANCELLED, "cancelled while waiting to retry");
+            return;
+        }
+        ready.setReadyAt(now);
+        out.ready(ready);
+    }
+
+    private void failed(JobProgress job, TaskSummary unit, TaskEvent event, long now) {
+        FailureClass cause = event.getFailureClass() != null ? event.getFailureClass()
+                : event.getType() == TaskEventType.LOST ? FailureClass.NODE_LOST
+                : event.getType() == TaskEventType.CANCELLED ? FailureClass.CANCELLED : FailureClass.USER;
+        if (RetryPolicy.isInfrastructure(cause)) unit.setInfraFailures(unit.getInfraFailures() + 1);
+        else if (cause != FailureClass.CANCELLED && cause != FailureClass.UNSCHEDULABLE) unit.setUserFailures(unit.getUserFailures() + 1);
+        if (event.getFrameworkId() != null && cause != FailureClass.CANCELLED) {
+            List<String> failedOn = new ArrayList<>(unit.getFailedFrameworks());
+            failedOn.add(event.getFrameworkId());
+            unit.setFailedFrameworks(failedOn);
+        }
+        String name = JobIds.taskName(job.getJobId(), unit.getTaskId());
+        TaskDefinition spec = store.spec(job.getJobId(), name);
+        RetryPolicy.Verdict verdict = job.getCancelRequested() ? new RetryPolicy.Verdict(false, "")
+                : retry.decide(cause, event.getExitCode(), unit.getUserFailures(), unit.getInfraFailures(), spec);
+        String what = describe(event, cause);
+        if (!verdict.retry()) {
+            unit.setFailureClass(cause);
+            settle(job, unit, event, cause == FailureClass.CANCELLED ? TaskState.CANCELLED : TaskState.FAILED,
+                    what + (verdict.reason().isEmpty() ? "" : "; " + verdict.reason()));
+            return;
+        }
+        unit.setExitCode(event.getExitCode());
+        unit.setReason("attempt " + unit.getAttempts() + " " + what + "; retrying (" + verdict.reason() + ")");
+        if (cause == FailureClass.OOM_KILLED) {
+            long current = unit.getMemoryBytes() != null ? unit.getMemoryBytes() : spec.getResources().getMemoryBytes();
+            unit.setMemoryBytes(retry.grownMemory(current));
+            unit.setReason(unit.getReason() + " with " + (unit.getMemoryBytes() >> 20) + "Mi memory");
+        }
+        TaskReady next = attempt(job, unit, spec, now);
+        store.putUnit(unit);
+        out.unitStatus(unit);
+        long delay = RetryPolicy.isInfrastructure(cause) ? 0 : retry.backoffSeconds(spec.getBackoffSeconds(), unit.getUserFailures());
+        if (delay > 0) out.later(new DelayedAttempt(now + delay * 1000, next));
+        else out.ready(next);
+        job.setMessage("task " + unit.getName() + ": " + unit.getReason());
+        store.putJob(job);
+        out.jobStatus(status(job, now));
+    }
+
+    /** A unit reached a final state: count it, and settle its task and job when they are done. */
+    private void settle(JobProgress job, TaskSummary unit, TaskEvent event, TaskState state, String reason) {
+        long now = event.getAt();
+        unit.setState(state);
+        unit.setExitCode(event.getExitCode());
+        unit.setFinishedAt(event.getAt());
+        if (event.getNodeId() != null) unit.setNodeId(event.getNodeId());
+        if (event.getFrameworkId() != null) unit.setFrameworkId(event.getFrameworkId());
+        if (event.getStdoutTail() != null) unit.setStdoutTail(event.getStdoutTail());
+        if (event.getPeakMemoryBytes() != null) unit.setPeakMemoryBytes(event.getPeakMemoryBytes());
+        unit.setReason(reason);
+        store.putUnit(unit);
+        out.unitStatus(unit);
+
+        String name = JobIds.taskName(job.getJobId(), unit.getTaskId());
+        LogicalTask task = store.task(job.getJobId(), name);
+        job.setUnitsActive(job.getUnitsActive() - 1);
+        if (state == TaskState.SUCCEEDED) {
+            job.setUnitsSucceeded(job.getUnitsSucceeded() + 1);
+            task.setSucceeded(task.getSucceeded() + 1);
+            if (unit.getFrameworkId() != null && !task.getFrameworks().contains(unit.getFrameworkId())
+                    && task.getFrameworks().size() < MAX_LOCALITY_FRAMEWORKS) {
+                List<String> fws = new ArrayList<>(task.getFrameworks());
+                fws.add(unit.getFrameworkId());
+                task.setFrameworks(fws);
+            }
+        } else {
+            if (state == TaskState.FAILED) {
+                job.setUnitsFailed(job.getUnitsFailed() + 1);
+                task.setFailed(task.getFailed() + 1);
+                job.setFailed(true);
+            } else {
+                task.setCancelled(task.getCancelled() + 1);
+            }
+            if (task.getFirstFailure() == null) task.setFirstFailure(TaskSummary.newBuilder(unit).build());
+        }
+        if (task.getSucceeded() + task.getFailed() + task.getCancelled() == task.getShards()) {
+            completeTask(job, task, now);
+        } else {
+            store.putTask(job.getJobId(), task);
+        }
+        if (state == TaskState.FAILED) {
+            skipAfterFailure(job, task);
+        }
+        job.setMessage(state == TaskState.SUCCEEDED ? null : "task " + unit.getName() + " " + reason);
+        finishIfDone(job, now);
+    }
+
+    private void completeTask(JobProgress job, LogicalTask task, long now) {
+        TaskState state = task.getFailed() > 0 ? TaskState.FAILED
+                : task.getCancelled() > 0 ? TaskState.CANCELLED : TaskState.SUCCEEDED;
+        task.setState(state);
+        if (task.getFirstFailure() != null) task.setReason(task.getFirstFailure().getReason());
+        store.putTask(job.getJobId(), task);
+        job.setTasksDone(job.getTasksDone() + 1);
+        if (state != TaskState.SUCCEEDED || job.getCancelRequested()) return;
+        if (job.getFailed() && job.getFailureMode() == FailureMode.STOP) return;
+        for (String dependentName : task.getDependents()) {
+            LogicalTask dependent = store.task(job.getJobId(), dependentName);
+            dependent.setWaitingOn(dependent.getWaitingOn() - 1);
+            store.putTask(job.getJobId(), dependent);
+            if (dependent.getWaitingOn() == 0 && dependent.getState() == TaskState.PENDING) {
+                release(job, dependent, now);
+            }
+        }
+    }
+
+    /** STOP: every task not yet released is skipped. CONTINUE: only what depends on the failed task. */
+    private void skipAfterFailure(JobProgress job, LogicalTask failed) {
+        Deque<String> toSkip = new ArrayDeque<>();
+        if (job.getFailureMode() == FailureMode.STOP) {
+            toSkip.addAll(job.getTaskNames());
+        } else {
+            toSkip.addAll(failed.getDependents());
+        }
+        while (!toSkip.isEmpty()) {
+            LogicalTask task = store.task(job.getJobId(), toSkip.pop());
+            if (task.getState() != TaskState.PENDING) continue;
+            task.setState(TaskState.SKIPPED);
+            task.setReason(job.getFailureMode() == FailureMode.STOP
+                    ? "not run: the job stops scheduling after its first failure (failureMode: stop)"
+                    : "not run: it depends on " + failed.getName() + ", which did not succeed");
+            store.putTask(job.getJobId(), task);
+            job.setTasksDone(job.getTasksDone() + 1);
+            if (job.getFailureMode() == FailureMode.CONTINUE) toSkip.addAll(task.getDependents());
+        }
+    }
+
+    /** Makes every unit of a task READY: one attempt, or one per shard. */
+    private void release(JobProgress job, LogicalTask task, long now) {
+        TaskDefinition spec = store.spec(job.getJobId(), task.getName());
+        task.setState(TaskState.READY);
+        store.putTask(job.getJobId(), task);
+        List<String> localityFrameworks = new ArrayList<>();
+        for (String dep : spec.getDependsOn()) {
+            for (String fw : store.task(job.getJobId(), dep).getFrameworks()) {
+                if (!localityFrameworks.contains(fw)) localityFrameworks.add(fw);
+            }
+        }
+        boolean scattered = spec.getScatter() != null;
+        for (int shard = 0; shard < task.getShards(); shard++) {
+            String unitId = scattered ? JobIds.shardId(job.getJobId(), task.getName(), shard) : JobIds.taskId(job.getJobId(), task.getName());
+            TaskSummary unit = TaskSummary.newBuilder()
+                    .setName(scattered ? task.getName() + "[" + shard + "]" : task.getName())
+                    .setTaskId(unitId).setState(TaskState.PENDING).build();
+            TaskReady ready = attempt(job, unit, spec, now);
+            ready.setDependencyFrameworks(localityFrameworks);
+            store.putUnit(unit);
+            out.unitStatus(unit);
+            out.ready(ready);
+        }
+        job.setUnitsActive(job.getUnitsActive() + task.getShards());
+    }
+
+    /** The unit's next attempt; for a shard, the shard's environment is rebuilt from the task's spec. */
+    private TaskReady attempt(JobProgress job, TaskSummary unit, TaskDefinition spec, long now) {
+        int attempt = unit.getAttempts() + 1;
+        unit.setAttempts(attempt);
+        unit.setAttemptId(JobIds.attemptId(unit.getTaskId(), attempt));
+        unit.setState(TaskState.READY);
+        unit.setNodeId(null);
+        unit.setStartedAt(null);
+        Integer shardIndex = null;
+        TaskDefinition definition = TaskDefinition.newBuilder(spec).build();
+        if (spec.getScatter() != null) {
+            shardIndex = Integer.parseInt(unit.getTaskId().substring(unit.getTaskId().lastIndexOf(".s") + 2));
+            definition = Shards.forShard(spec, shardIndex);
+        }
+        if (unit.getMemoryBytes() != null) {
+            Capacity r = spec.getResources();
+            definition.setResources(new Capacity(r.getCpu(), unit.getMemoryBytes(), r.getDiskBytes(), r.getGpus()));
+        }
+        List<String> excluded = new ArrayList<>();
+        for (String fw : new LinkedHashSet<>(unit.getFailedFrameworks())) {
+            if (Collections.frequency(unit.getFailedFrameworks(), fw) >= retry.frameworkFailureLimit()) excluded.add(fw);
+        }
+        return TaskReady.newBuilder()
+                .setJobId(job.getJobId()).setTaskId(unit.getTaskId()).setAttemptId(unit.getAttemptId()).setAttempt(attempt)
+                .setOwner(job.getOwner()).setQueue(job.getQueue()).setPriority(job.getPriority())
+                .setTask(definition)
+                .setExcludedFrameworks(excluded).setShardIndex(shardIndex).setReadyAt(now)
+                .build();
+    }
+
+    private TaskReady cancelRequest(JobProgress job, TaskSummary unit, long now) {
+        TaskDefinition placeholder = TaskDefinition.newBuilder().setName(unit.getName()).setImage("").setCommand(List.of())
+                .setResources(new Capacity(0.0, 0L, 0L, 0)).build();
+        return TaskReady.newBuilder()
+                .setJobId(job.getJobId()).setTaskId(unit.getTaskId()).setAttemptId(unit.getAttemptId()).setAttempt(unit.getAttempts())
+                .setOwner(job.getOwner()).setQueue(job.getQueue()).setPriority(job.getPriority()).setTask(placeholder)
+                .setCancel(true).setCancelFramework(unit.getFrameworkId()).setCancelShard(unit.getShard()).setReadyAt(now)
+                .build();
+    }
+
+    private void finishIfDone(JobProgress job, long now) {
+        if (job.getTasksDone() < job.getTaskNames().size() || job.getUnitsActive() > 0) {
+            store.putJob(job);
+            out.jobStatus(status(job, now));
+            return;
+        }
+        List<TaskSummary> summaries = new ArrayList<>();
+        boolean anyCancelled = false;
+        Integer exitCode = 0;
+        String reason = null;
+        for (String name : job.getTaskNames()) {
+            LogicalTask task = store.task(job.getJobId(), name);
+            TaskSummary summary = summary(job, task);
+            summaries.add(summary);
+            if (task.getState() == TaskState.CANCELLED) anyCancelled = true;
+            if (reason == null && task.getState() == TaskState.FAILED) {
+                exitCode = summary.getExitCode();
+                reason = "task " + summary.getName() + " " + summary.getReason();
+            }
+        }
+        job.setState(job.getFailed() ? JobState.FAILED : anyCancelled ? JobState.CANCELLED : JobState.SUCCEEDED);
+        if (job.getState() == JobState.CANCELLED && reason == null) {
+            exitCode = null;
+            reason = job.getCancelReason() == null ? "cancelled" : "cancelled: " + job.getCancelReason();
+        }
+        job.setMessage(reason != null ? reason : "all " + job.getTaskNames().size() + " tasks succeeded");
+        store.putJob(job);
+        out.jobStatus(status(job, now));
+        out.result(JobResult.newBuilder()
+                .setJobId(job.getJobId()).setSubmissionId(job.getSubmissionId()).setName(job.getName()).setOwner(job.getOwner())
+                .setState(job.getState()).setExitCode(exitCode).setReason(reason).setTasks(summaries)
+                .setAcceptedAt(job.getAcceptedAt()).setFinishedAt(now).build());
+    }
+
+    /** A task as the result shows it: the unit itself, or a roll-up of its shards. */
+    private TaskSummary summary(JobProgress job, LogicalTask task) {
+        TaskSummary unit = task.getShards() == 1 ? store.unit(JobIds.taskId(job.getJobId(), task.getName())) : null;
+        TaskSummary summary = unit != null ? TaskSummary.newBuilder(unit).build()
+                : TaskSummary.newBuilder().setName(task.getName()).setTaskId(JobIds.taskId(job.getJobId(), task.getName()))
+                .setState(TaskState.PENDING).build();
+        summary.setName(task.getName());
+        summary.setState(task.getState());
+        summary.setShards(task.getShards());
+        summary.setShardsSucceeded(task.getSucceeded());
+        summary.setShardsFailed(task.getFailed());
+        if (task.getFirstFailure() != null && unit == null) {
+            summary.setExitCode(task.getFirstFailure().getExitCode());
+            summary.setFailureClass(task.getFirstFailure().getFailureClass());
+            summary.setReason("shard " + task.getFirstFailure().getName() + " " + task.getFirstFailure().getReason());
+        } else if (task.getReason() != null && summary.getReason() == null) {
+            summary.setReason(task.getReason());
+        }
+        return summary;
+    }
+
+    static JobStatus status(JobProgress job, long now) {
+        return JobStatus.newBuilder()
+                .setJobId(job.getJobId()).setSubmissionId(job.getSubmissionId()).setName(job.getName()).setOwner(job.getOwner())
+                .setState(job.getState()).setTasksTotal((int) Math.min(Integer.MAX_VALUE, job.getUnitsTotal()))
+                .setTasksSucceeded((int) job.getUnitsSucceeded()).setTasksFailed((int) job.getUnitsFailed())
+                .setTasksRunning((int) job.getUnitsActive()).setMessage(job.getMessage()).setUpdatedAt(now)
+                .build();
+    }
+
+    private static String describe(TaskEvent event, FailureClass cause) {
+        String base = switch (cause) {
+            case USER -> "failed with exit code " + event.getExitCode();
+            case OOM_KILLED -> "was killed for using more memory than it asked for";
+            case TIMEOUT -> "ran past its timeout";
+            case NODE_LOST -> "was lost with its node " + event.getNodeId();
+            case FRAMEWORK_LOST -> "was lost with its framework " + event.getFrameworkId();
+            case CANCELLED -> "was cancelled";
+            case UNSCHEDULABLE -> "cannot be scheduled";
+            case INFRASTRUCTURE -> "failed in the infrastructure";
+            default -> "failed";
+        };
+        return event.getReason() == null || event.getReason().isBlank() ? base : base + " (" + event.getReason() + ")";
+    }
+}

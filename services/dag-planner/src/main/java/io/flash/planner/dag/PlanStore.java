@@ -1,0 +1,31 @@
+package io.flash.planner.dag;
+
+import io.flash.schema.*;
+
+import java.util.function.Consumer;
+
+/**
+ * Where the planner keeps a job, split so that no record grows with the job: a small header, one
+ * definition and one counter record per task, one record per runnable unit (a task or a shard).
+ */
+public interface PlanStore {
+
+    JobProgress job(String jobId);
+
+    void putJob(JobProgress job);
+
+    TaskDefinition spec(String jobId, String taskName);
+
+    void putSpec(String jobId, TaskDefinition spec);
+
+    LogicalTask task(String jobId, String taskName);
+
+    void putTask(String jobId, LogicalTask task);
+
+    TaskSummary unit(String unitId);
+
+    void putUnit(TaskSummary unit);
+
+    /** Every unit of the job, in id order. */
+    void forEachUnit(String jobId, Consumer<TaskSummary> action);
+}

@@ -1,0 +1,168 @@
+package io.flash.planner.topology;
+
+import io.flash.planner.dag.JobPlanner;
+import io.flash.planner.dag.Outbox;
+import io.flash.planner.dag.PlanStore;
+import io.flash.planner.dag.RetryPolicy;
+import io.flash.schema.*;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+import static io.flash.planner.topology.PlannerTopology.*;
+
+/** Wires {@link JobPlanner} to the stores and sinks of one stream task. */
+final class PlannerProcessor implements Processor<String, SpecificRecord, String, SpecificRecord>, PlanStore, Outbox {
+
+    private final RetryPolicy retryPolicy;
+    private final Duration tick;
+    private final Clock clock;
+    private ProcessorContext<String, SpecificRecord> context;
+    private KeyValueStore<String, JobProgress> jobs;
+    private KeyValueStore<String, TaskDefinition> specs;
+    private KeyValueStore<String, LogicalTask> tasks;
+    private KeyValueStore<String, TaskSummary> units;
+    private KeyValueStore<String, DelayedAttempt> delayed;
+    private JobPlanner planner;
+    private long now;
+
+    PlannerProcessor(RetryPolicy retryPolicy, Duration tick, Clock clock) {
+        this.retryPolicy = retryPolicy;
+        this.tick = tick;
+        this.clock = clock;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, SpecificRecord> context) {
+        this.context = context;
+        jobs = context.getStateStore(JOBS_STORE);
+        specs = context.getStateStore(SPECS_STORE);
+        tasks = context.getStateStore(TASKS_STORE);
+        units = context.getStateStore(UNITS_STORE);
+        delayed = context.getStateStore(DELAYED_STORE);
+        planner = new JobPlanner(this, this, retryPolicy);
+        context.schedule(tick, PunctuationType.WALL_CLOCK_TIME, ts -> releaseDue());
+    }
+
+    @Override
+    public void process(Record<String, SpecificRecord> record) {
+        now = clock.millis();
+        if (record.value() instanceof JobAccepted accepted) {
+            planner.accept(accepted, now);
+        } else if (record.value() instanceof TaskEvent event) {
+            planner.onEvent(event, now);
+        } else if (record.value() instanceof JobCommand command && command.getAction() == JobAction.CANCEL) {
+            planner.cancel(command.getJobId(), command.getReason(), now);
+        }
+    }
+
+    private void releaseDue() {
+        now = clock.millis();
+        List<KeyValue<String, DelayedAttempt>> due = new ArrayList<>();
+        try (KeyValueIterator<String, DelayedAttempt> it = delayed.all()) {
+            while (it.hasNext()) {
+                KeyValue<String, DelayedAttempt> kv = it.next();
+                if (kv.value.getDueAt() > now) break; // keys sort by due time
+                due.add(kv);
+            }
+        }
+        for (KeyValue<String, DelayedAttempt> kv : due) {
+            delayed.delete(kv.key);
+            planner.due(kv.value, now);
+        }
+    }
+
+    // PlanStore
+
+    @Override
+    public JobProgress job(String jobId) {
+        return jobs.get(jobId);
+    }
+
+    @Override
+    public void putJob(JobProgress job) {
+        jobs.put(job.getJobId(), job);
+    }
+
+    @Override
+    public TaskDefinition spec(String jobId, String taskName) {
+        return specs.get(jobId + "/" + taskName);
+    }
+
+    @Override
+    public void putSpec(String jobId, TaskDefinition spec) {
+        specs.put(jobId + "/" + spec.getName(), spec);
+    }
+
+    @Override
+    public LogicalTask task(String jobId, String taskName) {
+        return tasks.get(jobId + "/" + taskName);
+    }
+
+    @Override
+    public void putTask(String jobId, LogicalTask task) {
+        tasks.put(jobId + "/" + task.getName(), task);
+    }
+
+    @Override
+    public TaskSummary unit(String unitId) {
+        return units.get(unitId);
+    }
+
+    @Override
+    public void putUnit(TaskSummary unit) {
+        units.put(unit.getTaskId(), unit);
+    }
+
+    @Override
+    public void forEachUnit(String jobId, Consumer<TaskSummary> action) {
+        List<TaskSummary> found = new ArrayList<>();
+        try (KeyValueIterator<String, TaskSummary> it = units.prefixScan(jobId + ".", new StringSerializer())) {
+            it.forEachRemaining(kv -> found.add(kv.value));
+        }
+        found.forEach(action);
+    }
+
+    // Outbox
+
+    @Override
+    public void ready(TaskReady ready) {
+        forward(READY_SINK, ready.getTaskId(), ready);
+    }
+
+    @Override
+    public void later(DelayedAttempt attempt) {
+        delayed.put(String.format("%015d/%s", attempt.getDueAt(), attempt.getReady().getAttemptId()), attempt);
+    }
+
+    @Override
+    public void unitStatus(TaskSummary unit) {
+        forward(UNIT_STATUS_SINK, unit.getTaskId(), unit);
+    }
+
+    @Override
+    public void jobStatus(JobStatus status) {
+        forward(STATUS_SINK, status.getJobId(), status);
+    }
+
+    @Override
+    public void result(JobResult result) {
+        forward(RESULT_SINK, result.getJobId(), result);
+    }
+
+    private void forward(String sink, String key, SpecificRecord value) {
+        context.forward(new Record<>(key, value, now), sink);
+    }
+}
