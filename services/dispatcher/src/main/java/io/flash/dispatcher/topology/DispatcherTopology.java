@@ -108,7 +108,34 @@ public final class DispatcherTopology {
         public void process(Record<String, TaskReady> record) {
             TaskReady ready = record.value();
             if (ready == null) return;
+            if (ready.getCancel()) {
+                cancel(ready, clock.millis());
+                return;
+            }
             decide(ready, null, clock.millis());
+        }
+
+        /** Held here: settled here. Dispatched: passed to its framework shard, or to all when unknown. */
+        private void cancel(TaskReady request, long now) {
+            if (held.get(request.getAttemptId()) != null) {
+                held.delete(request.getAttemptId());
+                emit(request, TaskEventType.CANCELLED, null, null, FailureClass.CANCELLED, "cancelled before it was dispatched", now);
+                return;
+            }
+            List<FrameworkHeartbeat> targets = new ArrayList<>();
+            try (KeyValueIterator<String, FrameworkHeartbeat> it = frameworks.all()) {
+                it.forEachRemaining((KeyValue<String, FrameworkHeartbeat> kv) -> targets.add(kv.value));
+            }
+            for (FrameworkHeartbeat hb : targets) {
+                boolean known = request.getCancelFramework() != null;
+                if (known && !(hb.getFrameworkId().equals(request.getCancelFramework())
+                        && Objects.equals(hb.getShard(), request.getCancelShard()))) {
+                    continue;
+                }
+                TaskDispatch dispatch = TaskDispatch.newBuilder().setFrameworkId(hb.getFrameworkId()).setShard(hb.getShard())
+                        .setReady(request).setDispatchedAt(now).build();
+                context.forward(new Record<String, SpecificRecord>(request.getTaskId(), dispatch, now), FRAMEWORK_SINK);
+            }
         }
 
         private void retryHeld() {
@@ -139,16 +166,16 @@ public final class DispatcherTopology {
                     TaskDispatch dispatch = TaskDispatch.newBuilder()
                             .setFrameworkId(d.frameworkId()).setShard(d.shard()).setReady(ready).setDispatchedAt(now).build();
                     context.forward(new Record<String, SpecificRecord>(ready.getTaskId(), dispatch, now), FRAMEWORK_SINK);
-                    emit(ready, TaskEventType.DISPATCHED, d.frameworkId(), null, null, now);
+                    emit(ready, TaskEventType.DISPATCHED, d.frameworkId(), d.shard(), null, null, now);
             } else if (decision instanceof Decision.Hold h) {
                     if (previouslyHeld == null || !previouslyHeld.getReason().equals(h.reason())) {
                         held.put(ready.getAttemptId(), HeldTask.newBuilder().setReady(ready).setReason(h.reason())
                                 .setHeldSince(previouslyHeld == null ? now : previouslyHeld.getHeldSince()).build());
-                        emit(ready, TaskEventType.HELD, null, null, h.reason(), now);
+                        emit(ready, TaskEventType.HELD, null, null, null, h.reason(), now);
                     }
             } else if (decision instanceof Decision.Fail f) {
                     if (previouslyHeld != null) held.delete(ready.getAttemptId());
-                    emit(ready, TaskEventType.FAILED, null, FailureClass.UNSCHEDULABLE,
+                    emit(ready, TaskEventType.FAILED, null, null, FailureClass.UNSCHEDULABLE,
                             "no framework can ever run it: " + f.reason(), now);
             }
         }
@@ -167,10 +194,11 @@ public final class DispatcherTopology {
             return current;
         }
 
-        private void emit(TaskReady ready, TaskEventType type, String frameworkId, FailureClass failureClass, String reason, long now) {
+        private void emit(TaskReady ready, TaskEventType type, String frameworkId, Integer shard, FailureClass failureClass,
+                          String reason, long now) {
             TaskEvent event = TaskEvent.newBuilder()
                     .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(ready.getAttemptId())
-                    .setType(type).setFrameworkId(frameworkId).setFailureClass(failureClass).setReason(reason).setAt(now)
+                    .setType(type).setFrameworkId(frameworkId).setShard(shard).setFailureClass(failureClass).setReason(reason).setAt(now)
                     .build();
             context.forward(new Record<String, SpecificRecord>(ready.getJobId(), event, now), EVENTS_SINK);
         }

@@ -85,4 +85,39 @@ class DispatcherTopologyTest {
         assertEquals(FailureClass.UNSCHEDULABLE, failed.getFailureClass());
         assertTrue(failed.getReason().contains("ecs has no node with 64 cpu"), failed.getReason());
     }
+
+    private static TaskReady cancelOf(TaskReady r, String framework, Integer shard) {
+        TaskReady c = TaskReady.newBuilder(r).setCancel(true).setCancelFramework(framework).setCancelShard(shard).build();
+        return c;
+    }
+
+    @Test
+    void cancelOfAHeldAttemptIsSettledHere() {
+        TaskReady r = ready("j", task("a"), 1);
+        ready.pipeInput(r.getTaskId(), r);
+        events.readValue(); // HELD
+        ready.pipeInput(r.getTaskId(), cancelOf(r, null, null));
+        TaskEvent cancelled = events.readValue();
+        assertEquals(TaskEventType.CANCELLED, cancelled.getType());
+        assertEquals(FailureClass.CANCELLED, cancelled.getFailureClass());
+        clock.advance(2_000);
+        heartbeats.pipeInput("ecs/0", framework("ecs", 0, 4, 4096 * MIB, clock.millis()));
+        harness.driver.advanceWallClockTime(Duration.ofSeconds(2));
+        assertTrue(ecsTasks.isEmpty(), "a cancelled attempt is never dispatched");
+    }
+
+    @Test
+    void cancelOfADispatchedAttemptGoesToItsShard() {
+        heartbeats.pipeInput("ecs/0", framework("ecs", 0, 4, 4096 * MIB, clock.millis()));
+        heartbeats.pipeInput("ecs/1", framework("ecs", 1, 2, 1024 * MIB, clock.millis()));
+        TaskReady r = ready("j", task("a"), 1);
+        ready.pipeInput(r.getTaskId(), r);
+        TaskDispatch first = ecsTasks.readValue();
+        assertEquals(first.getShard(), events.readValue().getShard(), "the DISPATCHED event names the shard");
+        ready.pipeInput(r.getTaskId(), cancelOf(r, "ecs", first.getShard()));
+        var forwarded = ecsTasks.readValuesToList();
+        assertEquals(1, forwarded.size());
+        assertTrue(forwarded.get(0).getReady().getCancel());
+        assertEquals(first.getShard(), forwarded.get(0).getShard());
+    }
 }

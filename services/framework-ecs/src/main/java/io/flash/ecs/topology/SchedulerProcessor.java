@@ -54,7 +54,9 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
     public void process(Record<String, SpecificRecord> record) {
         long now = clock.millis();
         SpecificRecord value = record.value();
-        if (value instanceof TaskDispatch dispatch) {
+        if (value instanceof TaskDispatch dispatch && dispatch.getReady().getCancel()) {
+            cancel(dispatch.getReady(), now);
+        } else if (value instanceof TaskDispatch dispatch) {
             String attemptId = dispatch.getReady().getAttemptId();
             if (placements.get(attemptId) == null && queue.get(attemptId) == null) {
                 queue.put(attemptId, dispatch);
@@ -67,6 +69,28 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
             if (onAttemptEvent(event, now)) {
                 schedule(now);
             }
+        }
+    }
+
+    /** Queued here: dropped and reported. Placed here: its node is told to kill it, and reports. */
+    private void cancel(TaskReady request, long now) {
+        String attemptId = request.getAttemptId();
+        TaskDispatch queued = queue.get(attemptId);
+        if (queued != null) {
+            queue.delete(attemptId);
+            lastHoldReason.remove(attemptId);
+            emit(request.getJobId(), TaskEvent.newBuilder()
+                    .setJobId(request.getJobId()).setTaskId(request.getTaskId()).setAttemptId(attemptId)
+                    .setType(TaskEventType.CANCELLED).setFrameworkId(settings.frameworkId()).setShard(shard)
+                    .setFailureClass(FailureClass.CANCELLED).setReason("cancelled while queued").setAt(now).build(), now);
+            return;
+        }
+        Placement placement = placements.get(attemptId);
+        if (placement != null) {
+            context.forward(record(placement.getNodeId(), Assignment.newBuilder()
+                    .setNodeId(placement.getNodeId()).setAction(AssignmentAction.KILL)
+                    .setJobId(request.getJobId()).setTaskId(request.getTaskId()).setAttemptId(attemptId)
+                    .setReason("cancelled").setAssignedAt(now).build(), now), ASSIGNMENTS_SINK);
         }
     }
 

@@ -131,4 +131,30 @@ class EcsTopologyTest {
         assertEquals(AssignmentAction.KILL, kill.getAction());
         assertEquals("old.attempt.1", kill.getAttemptId());
     }
+
+    private void cancel(TaskReady r) {
+        tasks.pipeInput(r.getTaskId(), TaskDispatch.newBuilder().setFrameworkId("ecs").setShard(0)
+                .setReady(TaskReady.newBuilder(r).setCancel(true).build()).setDispatchedAt(clock.millis()).build());
+    }
+
+    @Test
+    void cancelDropsAQueuedAttemptAndKillsAPlacedOne() {
+        nodes.pipeInput("n1", node("n1", 0.5, 1024 * MIB, clock.millis()));
+        TaskReady placed = dispatch("j", "a");
+        TaskReady queued = dispatch("j", "b");
+        assignments.readValuesToList();
+        events.readValuesToList();
+
+        cancel(queued);
+        TaskEvent cancelled = events.readValue();
+        assertEquals(TaskEventType.CANCELLED, cancelled.getType());
+        assertEquals(queued.getAttemptId(), cancelled.getAttemptId());
+
+        cancel(placed);
+        Assignment kill = assignments.readValue();
+        assertEquals(AssignmentAction.KILL, kill.getAction());
+        assertEquals(placed.getAttemptId(), kill.getAttemptId());
+        nodeEvents.pipeInput("n1", report(placed, AttemptState.CANCELLED, 137));
+        assertEquals(TaskEventType.CANCELLED, events.readValue().getType());
+    }
 }
