@@ -23,10 +23,13 @@ public final class FlashCli {
               setup                    create topics and set the registry's BACKWARD rule
               submit FILE [--wait] [--timeout SECONDS]
                                        publish a job file (YAML or JSON); prints the job id
-              status JOB_ID            the job's latest state
+              status JOB_ID [PAGE]     the job's latest state and its tasks (100 a page), from the status API
+              watch JOB_ID             live progress until the job ends
               result JOB_ID            the job's final result, when it has one
+              cancel JOB_ID [REASON]   stop the job: nothing new starts, running tasks are killed
               schema NAME              print a record's full Avro schema (e.g. JobSubmission, JobResult)
-            environment: FLASH_BOOTSTRAP_SERVERS (127.0.0.1:9092), FLASH_REGISTRY_URL (http://127.0.0.1:8081)
+            environment: FLASH_BOOTSTRAP_SERVERS (127.0.0.1:9092), FLASH_REGISTRY_URL (http://127.0.0.1:8081),
+                         FLASH_API_URL (http://127.0.0.1:8090, the ingest service's status API)
             """;
 
     /** Held so the logging configuration is not garbage-collected. */
@@ -66,21 +69,38 @@ public final class FlashCli {
             case "submit" -> {
                 return submit(args, bootstrap, registry);
             }
-            case "status", "result" -> {
+            case "cancel" -> {
+                if (args.length < 2) {
+                    System.err.print(USAGE);
+                    return 2;
+                }
+                try (JobClient client = new JobClient(bootstrap, registry)) {
+                    client.cancel(args[1], args.length > 2 ? String.join(" ", java.util.Arrays.copyOfRange(args, 2, args.length)) : null);
+                }
+                System.out.println("cancel requested for " + args[1] + "; follow it with: flash status " + args[1]);
+                return 0;
+            }
+            case "status" -> {
+                if (args.length < 2) {
+                    System.err.print(USAGE);
+                    return 2;
+                }
+                return StatusCommands.status(env("FLASH_API_URL", "http://127.0.0.1:8090"), args[1],
+                        args.length > 2 ? Integer.parseInt(args[2]) : 0);
+            }
+            case "watch" -> {
+                if (args.length != 2) {
+                    System.err.print(USAGE);
+                    return 2;
+                }
+                return StatusCommands.watch(env("FLASH_API_URL", "http://127.0.0.1:8090"), args[1]);
+            }
+            case "result" -> {
                 if (args.length != 2) {
                     System.err.print(USAGE);
                     return 2;
                 }
                 try (JobClient client = new JobClient(bootstrap, registry)) {
-                    if (args[0].equals("status")) {
-                        Optional<JobStatus> status = client.status(args[1]);
-                        if (status.isEmpty()) {
-                            System.err.println("no status for job " + args[1] + " yet (a job appears here once ingest accepted it)");
-                            return 1;
-                        }
-                        printStatus(status.get());
-                        return 0;
-                    }
                     Optional<JobResult> result = client.result(args[1]);
                     if (result.isEmpty()) {
                         System.err.println("job " + args[1] + " has no result yet; see 'flash status " + args[1] + "'");
@@ -148,15 +168,6 @@ public final class FlashCli {
             }
             printResult(outcome.get().result());
             return outcome.get().result().getState() == JobState.SUCCEEDED ? 0 : 1;
-        }
-    }
-
-    private static void printStatus(JobStatus s) {
-        System.out.printf("job %s (%s) owner=%s state=%s tasks: %d total, %d succeeded, %d running, %d failed; updated %s%n",
-                s.getJobId(), s.getName(), s.getOwner(), s.getState(), s.getTasksTotal(), s.getTasksSucceeded(),
-                s.getTasksRunning(), s.getTasksFailed(), Instant.ofEpochMilli(s.getUpdatedAt()));
-        if (s.getMessage() != null) {
-            System.out.println("  " + s.getMessage());
         }
     }
 

@@ -28,6 +28,39 @@ public final class FlashStack implements AutoCloseable {
     private final int registryPort = Integer.getInteger("flash.e2e.registry-port", 18081);
     private final int httpBase = Integer.getInteger("flash.e2e.http-base", 18090);
     private final Map<String, Process> services = new LinkedHashMap<>();
+    private static FlashStack shared;
+
+    /**
+     * One platform for all end-to-end test classes of this JVM (starting it costs ~15 s), stopped
+     * when the JVM exits.
+     */
+    public static synchronized FlashStack shared() throws Exception {
+        if (shared == null) {
+            FlashStack stack = new FlashStack();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    stack.close();
+                } catch (Exception e) {
+                    e.printStackTrace();
+                }
+            }));
+            shared = stack.start();
+        }
+        return shared;
+    }
+
+    public String apiUrl() {
+        return "http://127.0.0.1:" + (httpBase + SERVICES.indexOf("ingest"));
+    }
+
+    /** kill -9 of one service, as a crash would. */
+    public void kill(String name) throws InterruptedException {
+        Process p = services.remove(name);
+        if (p != null) {
+            p.destroyForcibly();
+            p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS);
+        }
+    }
 
     public String bootstrapServers() {
         return "127.0.0.1:" + kafkaPort;

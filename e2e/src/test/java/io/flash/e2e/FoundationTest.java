@@ -25,14 +25,13 @@ class FoundationTest {
 
     @BeforeAll
     void startPlatform() throws Exception {
-        stack = new FlashStack().start();
+        stack = FlashStack.shared();
         client = new JobClient(stack.bootstrapServers(), stack.registryUrl());
     }
 
     @AfterAll
     void stopPlatform() throws Exception {
         if (client != null) client.close();
-        if (stack != null) stack.close();
     }
 
     @Test

@@ -4,6 +4,8 @@ import io.flash.common.ids.JobIds;
 import io.flash.common.serde.RegistryValueSerdes;
 import io.flash.common.topics.FlashTopics;
 import io.flash.common.topics.Topic;
+import io.flash.schema.JobAction;
+import io.flash.schema.JobCommand;
 import io.flash.schema.JobRejected;
 import io.flash.schema.JobResult;
 import io.flash.schema.JobStatus;
@@ -59,6 +61,18 @@ public final class JobClient implements AutoCloseable {
         }
         producer.send(new ProducerRecord<>(topics.jobsSubmitted.name(), job.getSubmissionId(), job)).get();
         return JobIds.forSubmission(job.getSubmissionId());
+    }
+
+    /** Asks the planner to cancel the job: nothing new starts, running attempts are killed. */
+    public void cancel(String jobId, String reason) throws Exception {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        try (KafkaProducer<String, JobCommand> commands = new KafkaProducer<>(props, topics.jobsCommands.keySerde().serializer(),
+                topics.jobsCommands.valueSerde().serializer())) {
+            commands.send(new ProducerRecord<>(topics.jobsCommands.name(), jobId, JobCommand.newBuilder().setJobId(jobId)
+                    .setAction(JobAction.CANCEL).setReason(reason).setRequestedBy(System.getProperty("user.name"))
+                    .setAt(System.currentTimeMillis()).build())).get();
+        }
     }
 
     /** Publishes raw bytes to the ingest topic (what a misbehaving client might do). */

@@ -28,7 +28,13 @@ public final class JobPlanner {
 
     /** A newly accepted job; a job id seen before is ignored (the same submission again). */
     public boolean accept(JobAccepted spec, long now) {
-        if (store.job(spec.getJobId()) != null) {
+        JobProgress existing = store.job(spec.getJobId());
+        if (existing != null) {
+            // Tell the client which job its repeated submission id names, without running it again.
+            JobStatus status = status(existing, now);
+            status.setMessage("submission " + spec.getSubmissionId() + " was seen before: it is job " + existing.getJobId()
+                    + " (" + existing.getState() + "), not run again");
+            out.jobStatus(status);
             return false;
         }
         List<String> names = spec.getTasks().stream().map(TaskDefinition::getName).toList();

@@ -259,6 +259,9 @@ class JobPlannerTest {
         assertTrue(planner.accept(job("j", task("a")), 1L));
         assertFalse(planner.accept(job("j", task("a")), 2L));
         assertEquals(1, plan.drainReady().size());
+        JobStatus last = plan.statuses.get(plan.statuses.size() - 1);
+        assertEquals("j", last.getJobId());
+        assertTrue(last.getMessage().contains("was seen before"), last.getMessage());
     }
 
     /** Property: on random DAGs with scatters, every unit runs exactly once, only after all its dependencies. */

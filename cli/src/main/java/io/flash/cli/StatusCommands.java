@@ -1,0 +1,100 @@
+package io.flash.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Set;
+
+/** {@code status} and {@code watch}: read the status API that any ingest instance serves. */
+final class StatusCommands {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final Set<String> FINAL = Set.of("SUCCEEDED", "FAILED", "CANCELLED");
+
+    private StatusCommands() {
+    }
+
+    static int status(String api, String jobId, int page) throws Exception {
+        JsonNode body = get(api, jobId, page, 100);
+        if (body == null) return 1;
+        JsonNode job = body.get("job");
+        System.out.printf("job %s (%s) owner=%s state=%s: %d tasks, %d succeeded, %d running, %d failed; updated %s%n",
+                text(job, "jobId"), text(job, "name"), text(job, "owner"), text(job, "state"), job.get("tasksTotal").asInt(),
+                job.get("tasksSucceeded").asInt(), job.get("tasksRunning").asInt(), job.get("tasksFailed").asInt(),
+                Instant.ofEpochMilli(job.get("updatedAt").asLong()));
+        if (!job.get("message").isNull()) System.out.println("  " + text(job, "message"));
+        for (JsonNode t : body.get("tasks")) {
+            System.out.printf("  %-28s %-10s attempts=%d exit=%s node=%s%s%n", text(t, "name"), text(t, "state"),
+                    t.get("attempts").asInt(), t.get("exitCode").isNull() ? "-" : t.get("exitCode").asText(),
+                    t.get("nodeId").isNull() ? "-" : text(t, "nodeId"),
+                    t.get("reason").isNull() ? "" : "  " + text(t, "reason"));
+        }
+        int total = body.get("totalTasks").asInt(), shown = (page + 1) * 100;
+        if (total > shown) System.out.printf("  … %d more: flash status %s %d%n", total - shown, jobId, page + 1);
+        return 0;
+    }
+
+    static int watch(String api, String jobId) throws Exception {
+        String last = "";
+        while (true) {
+            JsonNode body = get(api, jobId, 0, 1);
+            if (body == null) return 1;
+            JsonNode job = body.get("job");
+            int total = job.get("tasksTotal").asInt(), done = job.get("tasksSucceeded").asInt(),
+                    running = job.get("tasksRunning").asInt(), failed = job.get("tasksFailed").asInt();
+            String state = text(job, "state");
+            String line = String.format("%s %s %d/%d done, %d running, %d failed", bar(done, failed, total), state, done, total,
+                    running, failed);
+            if (!line.equals(last)) {
+                System.out.print("\r" + line + "   ");
+                last = line;
+            }
+            if (FINAL.contains(state)) {
+                System.out.println();
+                if (!job.get("message").isNull()) System.out.println(text(job, "message"));
+                return "SUCCEEDED".equals(state) ? 0 : 1;
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    private static String bar(int done, int failed, int total) {
+        int width = 30;
+        int full = total == 0 ? 0 : (int) ((long) done * width / total);
+        int bad = total == 0 ? 0 : (int) Math.ceil((double) failed * width / total);
+        return "[" + "#".repeat(full) + "x".repeat(Math.min(bad, width - full)) + " ".repeat(Math.max(0, width - full - bad)) + "]";
+    }
+
+    private static JsonNode get(String api, String jobId, int page, int size) throws Exception {
+        HttpResponse<String> response;
+        try {
+            response = HTTP.send(HttpRequest.newBuilder(URI.create(api + "/jobs/" + jobId + "?page=" + page + "&size=" + size))
+                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (ConnectException e) {
+            System.err.println("no status API at " + api + ": is Flash up (bin/flash up)? Set FLASH_API_URL to another ingest instance.");
+            return null;
+        } catch (IOException e) {
+            System.err.println("status API at " + api + " failed: " + e.getMessage());
+            return null;
+        }
+        JsonNode body = JSON.readTree(response.body());
+        if (response.statusCode() != 200) {
+            System.err.println(body.has("error") ? body.get("error").asText() : response.body());
+            return null;
+        }
+        return body;
+    }
+
+    private static String text(JsonNode node, String field) {
+        return node.get(field).asText();
+    }
+}

@@ -1,0 +1,217 @@
+package io.flash.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.flash.common.client.JobClient;
+import io.flash.schema.*;
+import org.junit.jupiter.api.*;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.*;
+
+import static io.flash.e2e.FoundationTest.job;
+import static io.flash.e2e.FoundationTest.task;
+import static org.junit.jupiter.api.Assertions.*;
+
+/** Workflows on the real stack: DAGs, scatter/gather, retries, cancel, a planner crash, the status API. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class WorkflowTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(180);
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final ObjectMapper json = new ObjectMapper();
+    private FlashStack stack;
+    private JobClient client;
+
+    @BeforeAll
+    void start() throws Exception {
+        stack = FlashStack.shared();
+        client = new JobClient(stack.bootstrapServers(), stack.registryUrl());
+    }
+
+    @AfterAll
+    void close() {
+        if (client != null) client.close();
+    }
+
+    private JobResult run(JobSubmission job) throws Exception {
+        client.submit(job);
+        JobClient.Outcome outcome = client.awaitOutcome(job.getSubmissionId(), TIMEOUT)
+                .orElseThrow(() -> new AssertionError("no result for " + job.getName() + "; logs in " + stack.logs()));
+        assertNull(outcome.rejected(), () -> "rejected: " + outcome.rejected());
+        return outcome.result();
+    }
+
+    private static TaskSpec depends(TaskSpec task, String... deps) {
+        task.setDependsOn(List.of(deps));
+        return task;
+    }
+
+    @Test
+    void diamondRunsEachTaskAfterItsDependencies() throws Exception {
+        JobResult result = run(job("diamond", task("a", "echo a", 0.25, "32Mi"),
+                depends(task("b", "echo b", 0.25, "32Mi"), "a"), depends(task("c", "echo c", 0.25, "32Mi"), "a"),
+                depends(task("d", "echo d", 0.25, "32Mi"), "b", "c")));
+        assertEquals(JobState.SUCCEEDED, result.getState());
+        Map<String, TaskSummary> t = new HashMap<>();
+        result.getTasks().forEach(s -> t.put(s.getName(), s));
+        assertTrue(t.get("b").getStartedAt() >= t.get("a").getFinishedAt());
+        assertTrue(t.get("c").getStartedAt() >= t.get("a").getFinishedAt());
+        assertTrue(t.get("d").getStartedAt() >= Math.max(t.get("b").getFinishedAt(), t.get("c").getFinishedAt()));
+    }
+
+    @Test
+    void thousandShardScatterWithAGather() throws Exception {
+        TaskSpec compare = task("compare", "test $FLASH_SHARD_TO -eq $((FLASH_SHARD_FROM + 1))", 0.05, "8Mi");
+        compare.setScatter(ScatterSpec.newBuilder().setFrom(0L).setTo(1000L).setShardSize(1).build());
+        JobResult result = run(job("scatter-1000", compare, depends(task("gather", "echo gathered", 0.25, "32Mi"), "compare")));
+        assertEquals(JobState.SUCCEEDED, result.getState(), () -> String.valueOf(result.getReason()));
+        TaskSummary shards = result.getTasks().get(0);
+        assertEquals(1000, shards.getShards());
+        assertEquals(1000, shards.getShardsSucceeded());
+        assertEquals(TaskState.SUCCEEDED, result.getTasks().get(1).getState());
+    }
+
+    @Test
+    void retryableExitCodeIsRetriedThenSucceeds() throws Exception {
+        TaskSpec flaky = task("flaky", "case $FLASH_ATTEMPT_ID in *.1) echo first try fails; exit 75;; esac; echo second try works", 0.25, "32Mi");
+        flaky.setMaxAttempts(3);
+        flaky.setRetryOnExitCodes(List.of(75));
+        JobResult result = run(job("retry", flaky));
+        assertEquals(JobState.SUCCEEDED, result.getState());
+        assertEquals(2, result.getTasks().get(0).getAttempts());
+        assertTrue(result.getTasks().get(0).getStdoutTail().contains("second try works"));
+    }
+
+    @Test
+    void nonRetryableExitCodeFailsTheJobAtOnce() throws Exception {
+        TaskSpec fatal = task("fatal", "exit 2", 0.25, "32Mi");
+        fatal.setMaxAttempts(3);
+        fatal.setFailOnExitCodes(List.of(2));
+        JobResult result = run(job("fatal", fatal));
+        assertEquals(JobState.FAILED, result.getState());
+        assertEquals(2, result.getExitCode());
+        assertEquals(1, result.getTasks().get(0).getAttempts());
+        assertTrue(result.getReason().contains("failOnExitCodes"), result.getReason());
+    }
+
+    @Test
+    void cancelKillsTheRunningContainer() throws Exception {
+        JobSubmission job = job("cancel-me", task("sleeper", "sleep 300", 0.25, "32Mi"),
+                depends(task("never", "echo never", 0.25, "32Mi"), "sleeper"));
+        String jobId = client.submit(job);
+        awaitTaskState(jobId, "RUNNING", Duration.ofSeconds(60));
+        assertEquals(1, containersOf(jobId), "the sleeper runs in a container");
+        long cancelAt = System.nanoTime();
+        client.cancel(jobId, "e2e test");
+        JobResult result = client.awaitOutcome(job.getSubmissionId(), Duration.ofSeconds(60)).orElseThrow().result();
+        double seconds = (System.nanoTime() - cancelAt) / 1e9;
+        assertEquals(JobState.CANCELLED, result.getState());
+        assertEquals("cancelled: e2e test", result.getReason());
+        assertTrue(seconds < 15, "cancelled in " + seconds + " s");
+        assertEquals(0, containersOf(jobId), "no container of the job is left");
+    }
+
+    @Test
+    void plannerKilledMidJobResumesAndRunsNothingTwice() throws Exception {
+        JobSubmission job = job("survive-planner-crash", task("one", "sleep 2; echo one", 0.25, "32Mi"),
+                depends(task("two", "sleep 2; echo two", 0.25, "32Mi"), "one"),
+                depends(task("three", "echo three", 0.25, "32Mi"), "two"));
+        String jobId = client.submit(job);
+        awaitTaskState(jobId, "RUNNING", Duration.ofSeconds(60));
+        stack.kill("dag-planner");
+        Thread.sleep(3000); // task one finishes while no planner runs
+        stack.startService("dag-planner", Map.of());
+        stack.awaitReady("dag-planner", Duration.ofSeconds(120));
+        JobResult result = client.awaitOutcome(job.getSubmissionId(), TIMEOUT).orElseThrow().result();
+        assertEquals(JobState.SUCCEEDED, result.getState());
+        for (TaskSummary t : result.getTasks()) {
+            assertEquals(1, t.getAttempts(), t.getName() + " ran once");
+        }
+    }
+
+    @Test
+    void statusApiServesJobsAndTakesSubmissions() throws Exception {
+        HttpResponse<String> posted = http.send(HttpRequest.newBuilder(URI.create(stack.apiUrl() + "/jobs"))
+                .header("Content-Type", "application/yaml")
+                .POST(HttpRequest.BodyPublishers.ofString("""
+                        name: posted
+                        owner: api-user
+                        tasks:
+                          - name: hi
+                            image: flash/shell:1
+                            command: echo posted
+                            resources: {cpu: 0.25, memory: 32Mi}
+                        """)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(202, posted.statusCode(), posted.body());
+        String jobId = json.readTree(posted.body()).get("jobId").asText();
+        JsonNode page = awaitJobState(jobId, "SUCCEEDED", Duration.ofSeconds(60));
+        assertEquals("posted", page.get("job").get("name").asText());
+        assertEquals("SUCCEEDED", page.get("tasks").get(0).get("state").asText());
+
+        JsonNode mine = json.readTree(http.send(HttpRequest.newBuilder(URI.create(stack.apiUrl() + "/jobs?owner=api-user&state=succeeded"))
+                .build(), HttpResponse.BodyHandlers.ofString()).body());
+        assertEquals(jobId, mine.get(0).get("jobId").asText());
+        HttpResponse<String> missing = http.send(HttpRequest.newBuilder(URI.create(stack.apiUrl() + "/jobs/job-nope")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(404, missing.statusCode());
+        HttpResponse<String> bad = http.send(HttpRequest.newBuilder(URI.create(stack.apiUrl() + "/jobs"))
+                .POST(HttpRequest.BodyPublishers.ofString("name: x\ntasks:\n  - name: a\n    imag: typo\n")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, bad.statusCode());
+        assertTrue(bad.body().contains("tasks[0].imag: unknown field"), bad.body());
+    }
+
+    @Test
+    void theSameSubmissionIdRunsOnce() throws Exception {
+        JobSubmission first = job("once", task("a", "echo once", 0.25, "32Mi"));
+        JobResult result = run(first);
+        JobSubmission again = job("once", task("a", "echo once", 0.25, "32Mi"));
+        again.setSubmissionId(first.getSubmissionId());
+        String jobId = client.submit(again);
+        assertEquals(result.getJobId(), jobId, "the same submission id names the same job");
+        JsonNode page = awaitMessage(jobId, "was seen before", Duration.ofSeconds(30));
+        assertEquals("SUCCEEDED", page.get("job").get("state").asText());
+    }
+
+    private JsonNode get(String jobId) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(stack.apiUrl() + "/jobs/" + jobId)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        return r.statusCode() == 200 ? json.readTree(r.body()) : null;
+    }
+
+    private JsonNode awaitJobState(String jobId, String state, Duration timeout) throws Exception {
+        return awaitPage(jobId, p -> state.equals(p.get("job").get("state").asText()), timeout, "job state " + state);
+    }
+
+    private JsonNode awaitMessage(String jobId, String text, Duration timeout) throws Exception {
+        return awaitPage(jobId, p -> p.get("job").get("message").asText("").contains(text), timeout, "message " + text);
+    }
+
+    private void awaitTaskState(String jobId, String state, Duration timeout) throws Exception {
+        awaitPage(jobId, p -> p.get("tasks").size() > 0 && state.equals(p.get("tasks").get(0).get("state").asText()), timeout,
+                "first task " + state);
+    }
+
+    private JsonNode awaitPage(String jobId, java.util.function.Predicate<JsonNode> done, Duration timeout, String what) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        JsonNode last = null;
+        while (System.nanoTime() < deadline) {
+            last = get(jobId);
+            if (last != null && done.test(last)) return last;
+            Thread.sleep(200);
+        }
+        throw new AssertionError("waited for " + what + " of " + jobId + "; last seen: " + last);
+    }
+
+    private static int containersOf(String jobId) throws Exception {
+        Process p = new ProcessBuilder("docker", "ps", "-aq", "--filter", "label=io.flash.job=" + jobId).start();
+        String out = new String(p.getInputStream().readAllBytes()).trim();
+        p.waitFor();
+        return out.isEmpty() ? 0 : out.split("\\s+").length;
+    }
+}

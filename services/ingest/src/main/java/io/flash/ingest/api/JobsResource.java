@@ -1,0 +1,118 @@
+package io.flash.ingest.api;
+
+import io.flash.common.client.JobClient;
+import io.flash.common.jobfile.JobFileException;
+import io.flash.common.jobfile.JobFiles;
+import io.flash.ingest.view.JobViews;
+import io.flash.schema.JobState;
+import io.flash.schema.JobStatus;
+import io.flash.schema.JobSubmission;
+import io.flash.schema.TaskSummary;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.*;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The HTTP face of Flash. Reads come from this instance's {@link JobViews}; writes are published to
+ * Kafka (a POSTed job goes to the ingest topic like any other submission), never sent to a service.
+ */
+@Path("/jobs")
+@ApplicationScoped
+@Produces(MediaType.APPLICATION_JSON)
+public class JobsResource {
+
+    public record JobView(String jobId, String submissionId, String name, String owner, String state, int tasksTotal,
+                          int tasksSucceeded, int tasksRunning, int tasksFailed, String message, long updatedAt) {
+        static JobView of(JobStatus s) {
+            return new JobView(s.getJobId(), s.getSubmissionId(), s.getName(), s.getOwner(), s.getState().name(), s.getTasksTotal(),
+                    s.getTasksSucceeded(), s.getTasksRunning(), s.getTasksFailed(), s.getMessage(), s.getUpdatedAt());
+        }
+    }
+
+    public record TaskView(String taskId, String name, String state, int attempts, Integer exitCode, String failureClass,
+                           String reason, String frameworkId, String nodeId, Long startedAt, Long finishedAt, Long memoryBytes) {
+        static TaskView of(TaskSummary t) {
+            return new TaskView(t.getTaskId(), t.getName(), t.getState().name(), t.getAttempts(), t.getExitCode(),
+                    t.getFailureClass() == null ? null : t.getFailureClass().name(), t.getReason(), t.getFrameworkId(), t.getNodeId(),
+                    t.getStartedAt(), t.getFinishedAt(), t.getMemoryBytes());
+        }
+    }
+
+    public record JobPage(JobView job, List<TaskView> tasks, int page, int size, int totalTasks) {
+    }
+
+    private final JobViews views;
+    private final JobClient client;
+
+    public JobsResource(JobViews views, @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap,
+                        @ConfigProperty(name = "flash.registry.url") String registryUrl) {
+        this.views = views;
+        this.client = new JobClient(bootstrap, registryUrl);
+    }
+
+    @GET
+    @Path("/{id}")
+    public Response job(@PathParam("id") String id, @QueryParam("page") @DefaultValue("0") int page,
+                        @QueryParam("size") @DefaultValue("100") int size) {
+        if (page < 0 || size < 1 || size > 10_000) {
+            return error(400, "page must be 0 or more and size between 1 and 10000");
+        }
+        return views.job(id, page, size)
+                .map(p -> Response.ok(new JobPage(JobView.of(p.job()), p.tasks().stream().map(TaskView::of).toList(),
+                        p.page(), p.size(), p.totalTasks())).build())
+                .orElseGet(() -> error(404, "no job " + id + " (yet): a job appears once ingest accepted it; "
+                        + "a rejected submission is on flash.jobs.rejected"));
+    }
+
+    @GET
+    public Response jobs(@QueryParam("owner") String owner, @QueryParam("state") String state,
+                         @QueryParam("limit") @DefaultValue("100") int limit) {
+        JobState wanted = null;
+        if (state != null && !state.isBlank()) {
+            try {
+                wanted = JobState.valueOf(state.toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                return error(400, "state must be one of " + List.of(JobState.values()));
+            }
+        }
+        return Response.ok(views.find(owner, wanted, Math.max(1, Math.min(limit, 10_000))).stream().map(JobView::of).toList()).build();
+    }
+
+    /** A job file (YAML or JSON) in the body; published to the ingest topic. 202: validation is asynchronous. */
+    @POST
+    @Consumes({MediaType.WILDCARD})
+    public Response submit(String body) throws Exception {
+        JobSubmission job;
+        try {
+            job = JobFiles.parse(body);
+        } catch (JobFileException e) {
+            return error(400, e.getMessage());
+        }
+        String jobId = client.submit(job);
+        return Response.accepted(Map.of("jobId", jobId, "submissionId", job.getSubmissionId(),
+                "status", "/jobs/" + jobId)).build();
+    }
+
+    @POST
+    @Path("/{id}/cancel")
+    public Response cancel(@PathParam("id") String id, @QueryParam("reason") String reason) throws Exception {
+        client.cancel(id, reason);
+        return Response.accepted(Map.of("jobId", id, "cancel", "requested")).build();
+    }
+
+    private static Response error(int status, String message) {
+        return Response.status(status).entity(Map.of("error", message)).build();
+    }
+
+    @PreDestroy
+    void close() {
+        client.close();
+    }
+}

@@ -1,0 +1,77 @@
+package io.flash.ingest.view;
+
+import io.flash.schema.JobState;
+import io.flash.schema.JobStatus;
+import io.flash.schema.TaskSummary;
+
+import java.util.*;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+
+/**
+ * The status view this instance serves: the latest JobStatus of every job and TaskSummary of every
+ * task or shard, as read from the compacted status topics. Every instance reads all of it, so any
+ * instance answers any query with no RPC to another. Plain Java; {@link StatusFeed} fills it.
+ */
+public final class JobViews {
+
+    /** A page of a job's tasks. */
+    public record Page(JobStatus job, List<TaskSummary> tasks, int page, int size, int totalTasks) {
+    }
+
+    private final Map<String, JobStatus> jobs = new ConcurrentHashMap<>();
+    private final Map<String, ConcurrentSkipListMap<String, TaskSummary>> tasks = new ConcurrentHashMap<>();
+
+    public void putJob(String jobId, JobStatus status) {
+        if (status == null) jobs.remove(jobId);
+        else jobs.put(jobId, status);
+    }
+
+    public void putTask(String taskId, TaskSummary summary) {
+        String jobId = jobIdOf(taskId);
+        if (summary == null) {
+            Optional.ofNullable(tasks.get(jobId)).ifPresent(m -> m.remove(taskId));
+        } else {
+            tasks.computeIfAbsent(jobId, k -> new ConcurrentSkipListMap<>(JobViews::naturalOrder)).put(taskId, summary);
+        }
+    }
+
+    public Optional<Page> job(String jobId, int page, int size) {
+        JobStatus status = jobs.get(jobId);
+        if (status == null) return Optional.empty();
+        List<TaskSummary> all = new ArrayList<>(tasks.getOrDefault(jobId, new ConcurrentSkipListMap<>()).values());
+        int from = Math.min(all.size(), page * size);
+        return Optional.of(new Page(status, all.subList(from, Math.min(all.size(), from + size)), page, size, all.size()));
+    }
+
+    public List<JobStatus> find(String owner, JobState state, int limit) {
+        return jobs.values().stream()
+                .filter(j -> owner == null || owner.equals(j.getOwner()))
+                .filter(j -> state == null || state == j.getState())
+                .sorted(Comparator.comparingLong(JobStatus::getUpdatedAt).reversed())
+                .limit(limit)
+                .toList();
+    }
+
+    public int jobCount() {
+        return jobs.size();
+    }
+
+    /** Task ids are {@code <jobId>.<task>[.s<shard>]}; job ids contain no dot. */
+    static String jobIdOf(String taskId) {
+        int dot = taskId.indexOf('.');
+        return dot < 0 ? taskId : taskId.substring(0, dot);
+    }
+
+    /** Shards in numeric order (s2 before s10), everything else by name. */
+    static int naturalOrder(String a, String b) {
+        int i = 0;
+        while (i < a.length() && i < b.length() && a.charAt(i) == b.charAt(i)) i++;
+        String ra = a.substring(i), rb = b.substring(i);
+        if (!ra.isEmpty() && !rb.isEmpty() && Character.isDigit(ra.charAt(0)) && Character.isDigit(rb.charAt(0))) {
+            String na = ra.replaceAll("\\D.*", ""), nb = rb.replaceAll("\\D.*", "");
+            if (na.length() != nb.length()) return Integer.compare(na.length(), nb.length());
+        }
+        return ra.compareTo(rb);
+    }
+}
