@@ -55,6 +55,11 @@ public final class NodeAgent implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
+    private final ExecutorService preparers = Executors.newFixedThreadPool(16, r -> {
+        Thread t = new Thread(r, "attempt-preparer");
+        t.setDaemon(true);
+        return t;
+    });
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "node-heartbeat");
         t.setDaemon(true);
@@ -129,16 +134,44 @@ public final class NodeAgent implements AutoCloseable {
         }
     }
 
+    /**
+     * Containers of one batch are prepared in parallel (the engine answers slowly, and one at a time
+     * would cap a node at a few starts per second); the batch is committed only once every container
+     * of it exists, so a crash re-reads rather than loses an assignment.
+     */
     private void pollLoop() {
         try {
             while (!stopping) {
                 ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(500));
+                if (records.isEmpty()) continue;
+                List<Future<?>> batch = new ArrayList<>();
+                List<Assignment> kills = new ArrayList<>();
+                long next = -1;
                 for (ConsumerRecord<String, byte[]> record : records) {
-                    if (settings.nodeId().equals(record.key())) {
-                        handle(record);
+                    next = record.offset() + 1;
+                    if (!settings.nodeId().equals(record.key())) continue;
+                    Assignment assignment = decode(record);
+                    if (assignment == null) continue;
+                    if (assignment.getAction() == AssignmentAction.KILL) {
+                        kills.add(assignment); // after the batch's starts, so a kill never overtakes its run
+                    } else {
+                        batch.add(preparers.submit(() -> {
+                            run(assignment);
+                            return null;
+                        }));
                     }
-                    consumer.commitSync(Map.of(partition, new OffsetAndMetadata(record.offset() + 1)));
                 }
+                for (Future<?> f : batch) {
+                    try {
+                        f.get();
+                    } catch (ExecutionException e) {
+                        LOG.error("assignment could not be handled", e.getCause());
+                    }
+                }
+                for (Assignment kill : kills) {
+                    kill(kill.getAttemptId(), kill.getReason() == null ? "killed by the framework" : kill.getReason());
+                }
+                consumer.commitSync(Map.of(partition, new OffsetAndMetadata(next)));
             }
         } catch (WakeupException e) {
             // shutting down
@@ -149,31 +182,32 @@ public final class NodeAgent implements AutoCloseable {
         }
     }
 
-    private void handle(ConsumerRecord<String, byte[]> record) throws Exception {
+    /** The assignment, or null after dead-lettering a record that is not one. */
+    private Assignment decode(ConsumerRecord<String, byte[]> record) {
         Assignment assignment;
         try {
             assignment = assignmentDeserializer.deserialize(record.topic(), record.headers(), record.value());
         } catch (RuntimeException e) {
             deadLetter(record, "undecodable assignment: " + AttemptRunner.message(e));
-            return;
+            return null;
         }
         if (assignment == null) {
             deadLetter(record, "empty assignment");
-            return;
+            return null;
         }
-        String attemptId = assignment.getAttemptId();
-        if (assignment.getAction() == AssignmentAction.KILL) {
-            kill(attemptId, assignment.getReason() == null ? "killed by the framework" : assignment.getReason());
-            return;
-        }
-        if (assignment.getTask() == null) {
+        if (assignment.getAction() == AssignmentAction.RUN && assignment.getTask() == null) {
             deadLetter(record, "RUN assignment without a task");
-            return;
+            return null;
         }
-        if (running.containsKey(attemptId)) {
+        return assignment;
+    }
+
+    private void run(Assignment assignment) throws Exception {
+        String attemptId = assignment.getAttemptId();
+        if (running.putIfAbsent(attemptId, new Tracked(assignment.getJobId(), assignment.getTaskId(),
+                assignment.getTask().getResources())) != null) {
             return; // redelivered: already ours
         }
-        running.put(attemptId, new Tracked(assignment.getJobId(), assignment.getTaskId(), assignment.getTask().getResources()));
         Optional<DockerRuntime.ContainerInfo> existing = docker.find(attemptId);
         if (existing.isPresent() && !existing.get().created()) {
             running.remove(attemptId); // already ran (or runs) under an earlier process: reconcile handled it
@@ -287,6 +321,7 @@ public final class NodeAgent implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         workers.shutdownNow();
+        preparers.shutdownNow();
         producer.close(Duration.ofSeconds(5));
     }
 }
