@@ -39,8 +39,12 @@ class WorkflowTest {
     }
 
     private JobResult run(JobSubmission job) throws Exception {
+        return run(job, TIMEOUT);
+    }
+
+    private JobResult run(JobSubmission job, Duration timeout) throws Exception {
         client.submit(job);
-        JobClient.Outcome outcome = client.awaitOutcome(job.getSubmissionId(), TIMEOUT)
+        JobClient.Outcome outcome = client.awaitOutcome(job.getSubmissionId(), timeout)
                 .orElseThrow(() -> new AssertionError("no result for " + job.getName() + "; logs in " + stack.logs()));
         assertNull(outcome.rejected(), () -> "rejected: " + outcome.rejected());
         return outcome.result();
@@ -68,7 +72,9 @@ class WorkflowTest {
     void thousandShardScatterWithAGather() throws Exception {
         TaskSpec compare = task("compare", "test $FLASH_SHARD_TO -eq $((FLASH_SHARD_FROM + 1))", 0.05, "8Mi");
         compare.setScatter(ScatterSpec.newBuilder().setFrom(0L).setTo(1000L).setShardSize(1).build());
-        JobResult result = run(job("scatter-1000", compare, depends(task("gather", "echo gathered", 0.25, "32Mi"), "compare")));
+        // 1,000 containers: the engine here starts ~7 a second at best, so this takes minutes.
+        JobResult result = run(job("scatter-1000", compare, depends(task("gather", "echo gathered", 0.25, "32Mi"), "compare")),
+                Duration.ofMinutes(10));
         assertEquals(JobState.SUCCEEDED, result.getState(), () -> String.valueOf(result.getReason()));
         TaskSummary shards = result.getTasks().get(0);
         assertEquals(1000, shards.getShards());

@@ -18,6 +18,9 @@ public final class FlashTopics {
     public final Topic<String, JobAccepted> jobsAccepted;
     public final Topic<String, TaskReady> tasksReady;
     public final Topic<String, TaskEvent> tasksEvents;
+    public final Topic<String, UsageSample> tasksUsage;
+    public final Topic<String, ResourceObservation> tasksObservations;
+    public final Topic<String, ResourceEstimate> tasksEstimates;
     public final Topic<String, JobStatus> jobsStatus;
     public final Topic<String, TaskSummary> tasksStatus;
     public final Topic<String, JobCommand> jobsCommands;
@@ -31,6 +34,9 @@ public final class FlashTopics {
         jobsAccepted = topic(TopicNames.JOBS_ACCEPTED, JobAccepted.class);
         tasksReady = topic(TopicNames.TASKS_READY, TaskReady.class);
         tasksEvents = topic(TopicNames.TASKS_EVENTS, TaskEvent.class);
+        tasksUsage = topic(TopicNames.TASKS_USAGE, UsageSample.class);
+        tasksObservations = topic(TopicNames.TASKS_OBSERVATIONS, ResourceObservation.class);
+        tasksEstimates = topic(TopicNames.TASKS_ESTIMATES, ResourceEstimate.class);
         jobsStatus = topic(TopicNames.JOBS_STATUS, JobStatus.class);
         tasksStatus = topic(TopicNames.TASKS_STATUS, TaskSummary.class);
         jobsCommands = topic(TopicNames.JOBS_COMMANDS, JobCommand.class);

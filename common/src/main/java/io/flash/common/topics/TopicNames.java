@@ -11,6 +11,9 @@ public final class TopicNames {
     public static final String JOBS_RESULTS = "flash.jobs.results";
     public static final String TASKS_READY = "flash.tasks.ready";
     public static final String TASKS_EVENTS = "flash.tasks.events";
+    public static final String TASKS_USAGE = "flash.tasks.usage";
+    public static final String TASKS_OBSERVATIONS = "flash.tasks.observations";
+    public static final String TASKS_ESTIMATES = "flash.tasks.estimates";
     public static final String FRAMEWORK_HEARTBEATS = "flash.frameworks.heartbeats";
     public static final String DEAD_LETTER = "flash.dead-letter";
 

@@ -201,6 +201,7 @@ public final class JobPlanner {
         if (event.getFrameworkId() != null) unit.setFrameworkId(event.getFrameworkId());
         if (event.getStdoutTail() != null) unit.setStdoutTail(event.getStdoutTail());
         if (event.getPeakMemoryBytes() != null) unit.setPeakMemoryBytes(event.getPeakMemoryBytes());
+        if (event.getCpuSeconds() != null) unit.setCpuSeconds(event.getCpuSeconds());
         unit.setReason(reason);
         store.putUnit(unit);
         out.unitStatus(unit);
@@ -208,6 +209,13 @@ public final class JobPlanner {
         String name = JobIds.taskName(job.getJobId(), unit.getTaskId());
         LogicalTask task = store.task(job.getJobId(), name);
         job.setUnitsActive(job.getUnitsActive() - 1);
+        if (state == TaskState.SUCCEEDED && unit.getPeakMemoryBytes() != null) {
+            out.observed(ResourceObservation.newBuilder()
+                    .setSignature(ResourceEstimator.signature(store.spec(job.getJobId(), name)))
+                    .setPeakMemoryBytes(unit.getPeakMemoryBytes()).setCpuSeconds(unit.getCpuSeconds())
+                    .setDurationMillis(unit.getStartedAt() == null ? null : unit.getFinishedAt() - unit.getStartedAt())
+                    .setAt(now).build());
+        }
         if (state == TaskState.SUCCEEDED) {
             job.setUnitsSucceeded(job.getUnitsSucceeded() + 1);
             task.setSucceeded(task.getSucceeded() + 1);
@@ -319,8 +327,9 @@ public final class JobPlanner {
             shardIndex = Integer.parseInt(unit.getTaskId().substring(unit.getTaskId().lastIndexOf(".s") + 2));
             definition = Shards.forShard(spec, shardIndex);
         }
+        applyEstimate(unit, spec, definition);
         if (unit.getMemoryBytes() != null) {
-            Capacity r = spec.getResources();
+            Capacity r = definition.getResources();
             definition.setResources(new Capacity(r.getCpu(), unit.getMemoryBytes(), r.getDiskBytes(), r.getGpus()));
         }
         List<String> excluded = new ArrayList<>();
@@ -333,6 +342,27 @@ public final class JobPlanner {
                 .setTask(definition)
                 .setExcludedFrameworks(excluded).setShardIndex(shardIndex).setReadyAt(now)
                 .build();
+    }
+
+    /** Cpu and memory the user left out come from earlier runs of the same program, else the defaults. */
+    private void applyEstimate(TaskSummary unit, TaskDefinition spec, TaskDefinition definition) {
+        if (spec.getCpuRequested() && spec.getMemoryRequested()) {
+            unit.setResourceSource("requested");
+            return;
+        }
+        ResourceEstimate estimate = store.estimate(ResourceEstimator.signature(spec));
+        Capacity r = definition.getResources();
+        if (estimate == null) {
+            unit.setResourceSource("default " + (spec.getCpuRequested() ? "" : "cpu " + r.getCpu() + " ")
+                    + (spec.getMemoryRequested() ? "" : "memory " + (r.getMemoryBytes() >> 20) + "Mi ")
+                    + "(no earlier run of this image and command to estimate from)");
+            return;
+        }
+        double cpu = !spec.getCpuRequested() && estimate.getCpu() != null ? estimate.getCpu() : r.getCpu();
+        long memory = spec.getMemoryRequested() ? r.getMemoryBytes() : estimate.getMemoryBytes();
+        definition.setResources(new Capacity(cpu, memory, r.getDiskBytes(), r.getGpus()));
+        unit.setResourceSource("estimated from " + estimate.getSamples() + " earlier runs (90th percentile + 20%): "
+                + (spec.getCpuRequested() ? "" : "cpu " + cpu + " ") + (spec.getMemoryRequested() ? "" : "memory " + (memory >> 20) + "Mi"));
     }
 
     private TaskReady cancelRequest(JobProgress job, TaskSummary unit, long now) {

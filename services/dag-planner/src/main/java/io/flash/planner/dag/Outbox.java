@@ -13,6 +13,9 @@ public interface Outbox {
 
     void unitStatus(TaskSummary unit);
 
+    /** What a successful attempt used, for the estimates of tasks that do not say. */
+    void observed(ResourceObservation observation);
+
     void jobStatus(JobStatus status);
 
     void result(JobResult result);

@@ -26,6 +26,9 @@ public interface PlanStore {
 
     void putUnit(TaskSummary unit);
 
+    /** What earlier runs of a task signature used, if known. */
+    ResourceEstimate estimate(String signature);
+
     /** Every unit of the job, in id order. */
     void forEachUnit(String jobId, Consumer<TaskSummary> action);
 }

@@ -35,6 +35,7 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
     private KeyValueStore<String, LogicalTask> tasks;
     private KeyValueStore<String, TaskSummary> units;
     private KeyValueStore<String, DelayedAttempt> delayed;
+    private KeyValueStore<String, ResourceEstimate> estimates;
     private JobPlanner planner;
     private long now;
 
@@ -52,6 +53,7 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
         tasks = context.getStateStore(TASKS_STORE);
         units = context.getStateStore(UNITS_STORE);
         delayed = context.getStateStore(DELAYED_STORE);
+        estimates = context.getStateStore(ESTIMATES_STORE);
         planner = new JobPlanner(this, this, retryPolicy);
         context.schedule(tick, PunctuationType.WALL_CLOCK_TIME, ts -> releaseDue());
     }
@@ -127,6 +129,11 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
     }
 
     @Override
+    public ResourceEstimate estimate(String signature) {
+        return estimates.get(signature);
+    }
+
+    @Override
     public void forEachUnit(String jobId, Consumer<TaskSummary> action) {
         List<TaskSummary> found = new ArrayList<>();
         try (KeyValueIterator<String, TaskSummary> it = units.prefixScan(jobId + ".", new StringSerializer())) {
@@ -150,6 +157,11 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
     @Override
     public void unitStatus(TaskSummary unit) {
         forward(UNIT_STATUS_SINK, unit.getTaskId(), unit);
+    }
+
+    @Override
+    public void observed(ResourceObservation observation) {
+        forward(OBSERVATION_SINK, observation.getSignature(), observation);
     }
 
     @Override

@@ -6,7 +6,12 @@ import io.flash.planner.dag.RetryPolicy;
 import io.flash.schema.*;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
+import io.flash.planner.dag.ResourceEstimator;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 
 import java.time.Clock;
@@ -26,12 +31,17 @@ public final class PlannerTopology {
     public static final String TASKS_STORE = "planner-tasks";
     public static final String UNITS_STORE = "planner-units";
     public static final String DELAYED_STORE = "planner-delayed";
+    /** Global: signature → ResourceEstimate, from the compacted estimates topic. */
+    public static final String ESTIMATES_STORE = "planner-estimates";
+    /** signature → ResourceEstimate, kept by the estimator that writes that topic. */
+    public static final String ESTIMATOR_STORE = "planner-estimator";
 
     static final String PLANNER = "planner";
     static final String READY_SINK = "tasks-ready";
     static final String STATUS_SINK = "jobs-status";
     static final String UNIT_STATUS_SINK = "tasks-status";
     static final String RESULT_SINK = "jobs-results";
+    static final String OBSERVATION_SINK = "tasks-observations";
 
     private PlannerTopology() {
     }
@@ -52,7 +62,58 @@ public final class PlannerTopology {
         sink(topology, STATUS_SINK, topics.jobsStatus);
         sink(topology, UNIT_STATUS_SINK, topics.tasksStatus);
         sink(topology, RESULT_SINK, topics.jobsResults);
+        sink(topology, OBSERVATION_SINK, topics.tasksObservations);
+        addEstimator(topology, topics);
         return topology;
+    }
+
+    /**
+     * Observations are re-keyed by signature (the planner publishes them keyed so), folded into
+     * estimates, and every planner task reads all estimates through a global store.
+     */
+    private static void addEstimator(Topology topology, FlashTopics topics) {
+        ResourceEstimator estimator = ResourceEstimator.defaults();
+        topology.addSource("observations", topics.tasksObservations.keySerde().deserializer(),
+                topics.tasksObservations.valueSerde().deserializer(), topics.tasksObservations.name());
+        topology.addProcessor("estimator", () -> new Processor<String, ResourceObservation, String, ResourceEstimate>() {
+            private ProcessorContext<String, ResourceEstimate> context;
+            private KeyValueStore<String, ResourceEstimate> estimates;
+
+            @Override
+            public void init(ProcessorContext<String, ResourceEstimate> context) {
+                this.context = context;
+                this.estimates = context.getStateStore(ESTIMATOR_STORE);
+            }
+
+            @Override
+            public void process(Record<String, ResourceObservation> record) {
+                if (record.value() == null) return;
+                ResourceEstimate next = estimator.update(estimates.get(record.key()), record.value());
+                estimates.put(record.key(), next);
+                context.forward(record.withValue(next));
+            }
+        }, "observations");
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ESTIMATOR_STORE), Serdes.String(),
+                topics.storeSerde(ResourceEstimate.class)), "estimator");
+        topology.addSink("estimates", topics.tasksEstimates.name(), topics.tasksEstimates.keySerde().serializer(),
+                topics.tasksEstimates.valueSerde().serializer(), "estimator");
+        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(ESTIMATES_STORE), Serdes.String(),
+                        topics.storeSerde(ResourceEstimate.class)).withLoggingDisabled(),
+                "estimates-global", topics.tasksEstimates.keySerde().deserializer(), topics.tasksEstimates.valueSerde().deserializer(),
+                topics.tasksEstimates.name(), "estimates-updater", () -> new Processor<String, ResourceEstimate, Void, Void>() {
+                    private KeyValueStore<String, ResourceEstimate> store;
+
+                    @Override
+                    public void init(ProcessorContext<Void, Void> context) {
+                        store = context.getStateStore(ESTIMATES_STORE);
+                    }
+
+                    @Override
+                    public void process(Record<String, ResourceEstimate> record) {
+                        if (record.value() == null) store.delete(record.key());
+                        else store.put(record.key(), record.value());
+                    }
+                });
     }
 
     private static void source(Topology topology, String name, Topic<String, ?> topic) {

@@ -302,4 +302,29 @@ class JobPlannerTest {
             assertEquals(JobState.SUCCEEDED, result.getState());
         }
     }
+
+    @Test
+    void tasksThatLeaveMemoryOutGetAnEstimateFromEarlierRuns() {
+        TaskDefinition t = task("align");
+        t.setMemoryRequested(false);
+        t.setResources(new Capacity(0.5, 512 * MIB, 0L, 0)); // the default ingest filled in
+        planner.accept(job("j1", t), 1L);
+        TaskReady first = plan.drainReady().get(0);
+        assertEquals(512 * MIB, first.getTask().getResources().getMemoryBytes());
+        assertTrue(plan.units.get("j1.align").getResourceSource().startsWith("default memory 512Mi"));
+
+        TaskEvent done = ended(first, TaskEventType.SUCCEEDED, null, 0);
+        done.setPeakMemoryBytes(100 * MIB);
+        planner.onEvent(done, 2L);
+        ResourceObservation observed = plan.observations.get(0);
+        assertEquals(100 * MIB, observed.getPeakMemoryBytes());
+        assertEquals(ResourceEstimator.signature(t), observed.getSignature());
+        plan.estimates.put(observed.getSignature(), ResourceEstimator.defaults().update(null, observed));
+
+        planner.accept(job("j2", t), 3L);
+        TaskReady second = plan.drainReady().get(0);
+        assertEquals(120 * MIB, second.getTask().getResources().getMemoryBytes(), "the peak plus 20 %");
+        assertTrue(plan.units.get("j2.align").getResourceSource().startsWith("estimated from 1 earlier runs"),
+                plan.units.get("j2.align").getResourceSource());
+    }
 }

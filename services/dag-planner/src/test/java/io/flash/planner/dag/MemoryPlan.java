@@ -17,6 +17,8 @@ final class MemoryPlan implements PlanStore, Outbox {
     final List<TaskSummary> unitStatuses = new ArrayList<>();
     final List<JobStatus> statuses = new ArrayList<>();
     final List<JobResult> results = new ArrayList<>();
+    final List<ResourceObservation> observations = new ArrayList<>();
+    final Map<String, ResourceEstimate> estimates = new HashMap<>();
 
     /** Takes the attempts published since the last call. */
     List<TaskReady> drainReady() {
@@ -44,6 +46,8 @@ final class MemoryPlan implements PlanStore, Outbox {
         new ArrayList<>(units.subMap(jobId + ".", jobId + ".\uffff").values()).forEach(u -> action.accept(copy(u)));
     }
 
+    @Override public ResourceEstimate estimate(String signature) { return estimates.get(signature); }
+    @Override public void observed(ResourceObservation o) { observations.add(o); }
     @Override public void ready(TaskReady r) { ready.add(r); }
     @Override public void later(DelayedAttempt attempt) { delayed.add(attempt); }
     @Override public void unitStatus(TaskSummary unit) { unitStatuses.add(copy(unit)); }

@@ -47,6 +47,8 @@ public class ExecutorNode implements HealthCheck {
     @ConfigProperty(name = "flash.node.pull-timeout") Duration pullTimeout;
     @ConfigProperty(name = "flash.node.log-tail-lines") int logTailLines;
     @ConfigProperty(name = "flash.docker.host") String dockerHost;
+    @ConfigProperty(name = "flash.node.cgroup-root") String cgroupRoot;
+    @ConfigProperty(name = "flash.node.usage-interval") Duration usageInterval;
 
     private DockerRuntime docker;
     private NodeAgent agent;
@@ -78,7 +80,7 @@ public class ExecutorNode implements HealthCheck {
         });
         String id = nodeId.filter(s -> !s.isBlank()).orElse("node-" + InetAddress.getLocalHost().getHostName());
         return new NodeSettings(id, frameworkId, capacity, DiskType.valueOf(diskType.toUpperCase(Locale.ROOT)), network,
-                labelMap, heartbeatInterval, pullTimeout, logTailLines);
+                labelMap, heartbeatInterval, pullTimeout, logTailLines, Path.of(cgroupRoot), usageInterval);
     }
 
     @Override

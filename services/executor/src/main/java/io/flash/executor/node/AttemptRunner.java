@@ -1,8 +1,11 @@
 package io.flash.executor.node;
 
+import io.flash.executor.docker.CgroupUsage;
 import io.flash.executor.docker.DockerRuntime;
 import io.flash.schema.*;
 import org.jboss.logging.Logger;
+
+import java.util.Optional;
 
 /**
  * Runs one attempt to its end: image, container, start, wait, logs, exit, cleanup. Reports STARTED
@@ -20,11 +23,15 @@ final class AttemptRunner {
     /** attempt id → why it was killed; an exit after a kill is reported CANCELLED, not as the program's failure. */
     private final java.util.Map<String, String> killReasons;
 
-    AttemptRunner(DockerRuntime docker, NodeSettings settings, AttemptReporter reporter, java.util.Map<String, String> killReasons) {
+    private final UsageSampler usage;
+
+    AttemptRunner(DockerRuntime docker, NodeSettings settings, AttemptReporter reporter, java.util.Map<String, String> killReasons,
+                  UsageSampler usage) {
         this.docker = docker;
         this.settings = settings;
         this.reporter = reporter;
         this.killReasons = killReasons;
+        this.usage = usage;
     }
 
     /**
@@ -60,9 +67,18 @@ final class AttemptRunner {
 
     /** A running container: wait for it, then report. Used for fresh starts and after an executor restart. */
     void awaitRunning(String jobId, String taskId, String attemptId, String containerId, Long timeoutSeconds) throws Exception {
-        DockerRuntime.Exit exit = docker.await(containerId, timeoutSeconds);
+        UsageSampler.Watch watch = usage.watch(settings.nodeId(), jobId, taskId, attemptId, containerId);
+        DockerRuntime.Exit exit;
+        try {
+            exit = docker.await(containerId, timeoutSeconds);
+        } finally {
+            lastUsage.put(attemptId, Optional.ofNullable(watch.stop()));
+        }
         reportExit(jobId, taskId, attemptId, containerId, exit, timeoutSeconds);
     }
+
+    /** What each attempt used, from its last cgroup reading; taken by the final report. */
+    private final java.util.Map<String, Optional<CgroupUsage.Reading>> lastUsage = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** A container that already stopped: report how it ended. */
     void reportExit(String jobId, String taskId, String attemptId, String containerId, DockerRuntime.Exit exit, Long timeoutSeconds) throws Exception {
@@ -92,8 +108,12 @@ final class AttemptRunner {
                 LOG.warnf("could not read the output of %s: %s", attemptId, message(e));
             }
         }
+        CgroupUsage.Reading used = lastUsage.getOrDefault(attemptId, Optional.empty()).orElse(null);
+        lastUsage.remove(attemptId);
         reporter.report(event(jobId, taskId, attemptId, state)
-                .setExitCode(exitCode).setFailureClass(failureClass).setReason(reason).setStdoutTail(tail).build());
+                .setExitCode(exitCode).setFailureClass(failureClass).setReason(reason).setStdoutTail(tail)
+                .setPeakMemoryBytes(used == null ? null : used.peakMemoryBytes())
+                .setCpuSeconds(used == null ? null : used.cpuSeconds()).build());
         LOG.infof("attempt %s %s%s", attemptId, state, exitCode == null ? "" : " (exit " + exitCode + ")");
         if (containerId != null) {
             docker.remove(containerId);

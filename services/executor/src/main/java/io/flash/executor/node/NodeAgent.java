@@ -48,6 +48,12 @@ public final class NodeAgent implements AutoCloseable {
     private final Deserializer<Assignment> assignmentDeserializer;
     private final Serializer<AttemptEvent> eventSerializer;
     private final Serializer<NodeHeartbeat> heartbeatSerializer;
+    private final Serializer<UsageSample> usageSerializer;
+    private final ScheduledExecutorService samplers = Executors.newScheduledThreadPool(2, r -> {
+        Thread t = new Thread(r, "usage-sampler");
+        t.setDaemon(true);
+        return t;
+    });
     private final Map<String, Tracked> running = new ConcurrentHashMap<>();
     private final Map<String, String> killReasons = new ConcurrentHashMap<>();
     private final ExecutorService workers = Executors.newCachedThreadPool(r -> {
@@ -93,7 +99,10 @@ public final class NodeAgent implements AutoCloseable {
         this.assignmentDeserializer = topics.frameworkAssignments(settings.frameworkId()).valueSerde().deserializer();
         this.eventSerializer = topics.frameworkNodeEvents(settings.frameworkId()).valueSerde().serializer();
         this.heartbeatSerializer = topics.frameworkNodes(settings.frameworkId()).valueSerde().serializer();
-        this.runner = new AttemptRunner(docker, settings, this::report, killReasons);
+        this.usageSerializer = topics.tasksUsage.valueSerde().serializer();
+        UsageSampler usage = new UsageSampler(new io.flash.executor.docker.CgroupUsage(settings.cgroupRoot()), samplers,
+                settings.usageInterval(), this::publishUsage);
+        this.runner = new AttemptRunner(docker, settings, this::report, killReasons, usage);
     }
 
     public void start() {
@@ -255,6 +264,11 @@ public final class NodeAgent implements AutoCloseable {
         producer.send(new ProducerRecord<>(topic, settings.nodeId(), value)).get(30, TimeUnit.SECONDS);
     }
 
+    private void publishUsage(UsageSample sample) {
+        String topic = TopicNames.TASKS_USAGE;
+        producer.send(new ProducerRecord<>(topic, sample.getAttemptId(), usageSerializer.serialize(topic, new RecordHeaders(), sample)));
+    }
+
     private void deadLetter(ConsumerRecord<String, byte[]> record, String reason) {
         LOG.warnf("dead-lettered %s-%d@%d: %s", record.topic(), record.partition(), record.offset(), reason);
         ProducerRecord<String, byte[]> dead = new ProducerRecord<>(TopicNames.DEAD_LETTER, record.key(), record.value());
@@ -314,6 +328,7 @@ public final class NodeAgent implements AutoCloseable {
     public void close() {
         stopping = true;
         timers.shutdownNow();
+        samplers.shutdownNow();
         consumer.wakeup();
         try {
             if (pollThread != null) pollThread.join(10_000);

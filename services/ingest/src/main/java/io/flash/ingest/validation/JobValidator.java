@@ -191,6 +191,8 @@ public final class JobValidator {
                 .setEnv(spec.getEnv() == null ? Map.of() : spec.getEnv())
                 .setWorkdir(spec.getWorkdir())
                 .setResources(new Capacity(cpu, memory, disk, gpus))
+                .setCpuRequested(req.getCpu() != null)
+                .setMemoryRequested(req.getMemory() != null)
                 .setDiskType(diskType)
                 .setNetwork(network)
                 .setDependsOn(new ArrayList<>(new LinkedHashSet<>(deps)))
