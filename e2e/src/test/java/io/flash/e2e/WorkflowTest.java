@@ -184,6 +184,24 @@ class WorkflowTest {
         assertEquals("SUCCEEDED", page.get("job").get("state").asText());
     }
 
+    @Test
+    void memoryLeftOutIsEstimatedFromWhatEarlierRunsUsed() throws Exception {
+        TaskSpec first = task("measured", "sleep 2; echo done", 0.25, null);
+        first.getResources().setMemory(null);
+        TaskSummary before = run(job("estimate-1", first)).getTasks().get(0);
+        assertNotNull(before.getPeakMemoryBytes(), "the executor measured the container's peak memory");
+        assertTrue(before.getPeakMemoryBytes() > 0);
+        assertTrue(before.getResourceSource().startsWith("default memory 512Mi"), before.getResourceSource());
+
+        Thread.sleep(3000); // the estimate travels planner -> observations -> estimator -> estimates -> global store
+        TaskSpec second = task("measured", "sleep 2; echo done", 0.25, null);
+        second.getResources().setMemory(null);
+        TaskSummary after = run(job("estimate-2", second)).getTasks().get(0);
+        assertTrue(after.getResourceSource().startsWith("estimated from 1 earlier runs"), after.getResourceSource());
+        assertEquals(Math.max(16L << 20, (long) (before.getPeakMemoryBytes() * 1.2)), after.getMemoryBytes() == null
+                ? -1 : after.getMemoryBytes(), "memory = peak + 20 % (at least 16Mi)");
+    }
+
     private JsonNode get(String jobId) throws Exception {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(stack.apiUrl() + "/jobs/" + jobId)).build(),
                 HttpResponse.BodyHandlers.ofString());

@@ -360,6 +360,9 @@ public final class JobPlanner {
         }
         double cpu = !spec.getCpuRequested() && estimate.getCpu() != null ? estimate.getCpu() : r.getCpu();
         long memory = spec.getMemoryRequested() ? r.getMemoryBytes() : estimate.getMemoryBytes();
+        if (!spec.getMemoryRequested() && unit.getMemoryBytes() == null) {
+            unit.setMemoryBytes(memory); // kept for the unit's later attempts, and grown from after an OOM kill
+        }
         definition.setResources(new Capacity(cpu, memory, r.getDiskBytes(), r.getGpus()));
         unit.setResourceSource("estimated from " + estimate.getSamples() + " earlier runs (90th percentile + 20%): "
                 + (spec.getCpuRequested() ? "" : "cpu " + cpu + " ") + (spec.getMemoryRequested() ? "" : "memory " + (memory >> 20) + "Mi"));

@@ -37,11 +37,15 @@ public class SubmissionProcessor {
     private final JobValidator validator;
     private final int maxSpecBytes;
 
-    public SubmissionProcessor(@ConfigProperty(name = "flash.registry.url") String registryUrl,
+    private final io.flash.ingest.view.FrameworkLimits frameworkLimits;
+
+    public SubmissionProcessor(io.flash.ingest.view.FrameworkLimits frameworkLimits,
+                               @ConfigProperty(name = "flash.registry.url") String registryUrl,
                                @ConfigProperty(name = "flash.ingest.max-tasks") int maxTasks,
                                @ConfigProperty(name = "flash.ingest.max-cpu") double maxCpu,
                                @ConfigProperty(name = "flash.ingest.max-shards") int maxShards,
                                @ConfigProperty(name = "flash.ingest.max-spec-bytes") int maxSpecBytes) {
+        this.frameworkLimits = frameworkLimits;
         this.decoder = new SubmissionDecoder(registryUrl);
         Limits defaults = Limits.defaults();
         this.maxSpecBytes = maxSpecBytes;
@@ -68,7 +72,8 @@ public class SubmissionProcessor {
         }
         String submissionId = submission.getSubmissionId() != null && !submission.getSubmissionId().isBlank()
                 ? submission.getSubmissionId() : key != null ? key : UUID.randomUUID().toString();
-        ValidationResult result = validator.validate(submission, JobIds.forSubmission(submissionId), submissionId, now);
+        ValidationResult result = validator.validate(submission, JobIds.forSubmission(submissionId), submissionId, now,
+                frameworkLimits.largest());
         if (!result.isAccepted()) {
             LOG.infof("rejected submission %s: %s", submissionId, result.errors());
             return reject(message, in, submissionId, submission.getName(), result.errors(), now);

@@ -26,6 +26,12 @@ public final class JobValidator {
     }
 
     public ValidationResult validate(JobSubmission job, String jobId, String submissionId, long now) {
+        return validate(job, jobId, submissionId, now, Optional.empty());
+    }
+
+    /** @param largest the largest node any framework reported, when one has */
+    public ValidationResult validate(JobSubmission job, String jobId, String submissionId, long now,
+                                     Optional<io.flash.ingest.view.FrameworkLimits.Largest> largest) {
         List<FieldError> errors = new ArrayList<>();
         if (job.getName() == null || job.getName().isBlank()) {
             errors.add(error("name", "required: give the job a name"));
@@ -55,7 +61,20 @@ public final class JobValidator {
         }
         List<TaskDefinition> tasks = new ArrayList<>();
         for (int i = 0; i < specs.size(); i++) {
-            tasks.add(task(specs.get(i), "tasks[" + i + "].", indexByName, errors));
+            TaskDefinition task = task(specs.get(i), "tasks[" + i + "].", indexByName, errors);
+            tasks.add(task);
+            String path = "tasks[" + i + "].resources.";
+            largest.ifPresent(l -> {
+                if (task.getResources().getCpu() > l.capacity().getCpu() + 1e-9) {
+                    errors.add(error(path + "cpu", task.getResources().getCpu() + " cores is more than any node offers (largest: "
+                            + l.capacity().getCpu() + " cores, on " + l.cpuFramework() + ")"));
+                }
+                if (task.getResources().getMemoryBytes() > l.capacity().getMemoryBytes()) {
+                    errors.add(error(path + "memory", Quantities.format(task.getResources().getMemoryBytes())
+                            + " is more than any node offers (largest: " + Quantities.format(l.capacity().getMemoryBytes())
+                            + ", on " + l.memoryFramework() + ")"));
+                }
+            });
         }
         if (errors.isEmpty()) {
             findCycle(tasks).ifPresent(cycle -> errors.add(error(

@@ -2,6 +2,7 @@ package io.flash.ingest.view;
 
 import io.flash.common.serde.RegistryValueSerdes;
 import io.flash.common.topics.FlashTopics;
+import io.flash.schema.FrameworkHeartbeat;
 import io.flash.schema.JobStatus;
 import io.flash.schema.TaskSummary;
 import io.quarkus.runtime.ShutdownEvent;
@@ -42,6 +43,7 @@ public class StatusFeed implements HealthCheck {
     @ConfigProperty(name = "flash.registry.url") String registryUrl;
 
     private final JobViews views = new JobViews();
+    private final FrameworkLimits limits = new FrameworkLimits();
     private KafkaConsumer<String, byte[]> consumer;
     private Thread thread;
     private volatile boolean caughtUp;
@@ -52,25 +54,32 @@ public class StatusFeed implements HealthCheck {
         return views;
     }
 
+    @Produces
+    FrameworkLimits frameworkLimits() {
+        return limits;
+    }
+
     void onStart(@Observes StartupEvent event) {
         FlashTopics topics = new FlashTopics(new RegistryValueSerdes(registryUrl));
         Deserializer<JobStatus> jobs = topics.jobsStatus.valueSerde().deserializer();
         Deserializer<TaskSummary> tasks = topics.tasksStatus.valueSerde().deserializer();
+        Deserializer<FrameworkHeartbeat> frameworks = topics.frameworkHeartbeats.valueSerde().deserializer();
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
         consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
-        thread = new Thread(() -> follow(topics, jobs, tasks), "status-feed");
+        thread = new Thread(() -> follow(topics, jobs, tasks, frameworks), "status-feed");
         thread.setDaemon(true);
         thread.start();
     }
 
-    private void follow(FlashTopics topics, Deserializer<JobStatus> jobs, Deserializer<TaskSummary> tasks) {
+    private void follow(FlashTopics topics, Deserializer<JobStatus> jobs, Deserializer<TaskSummary> tasks,
+                        Deserializer<FrameworkHeartbeat> frameworks) {
         try {
             List<TopicPartition> parts = new ArrayList<>();
-            for (String topic : List.of(topics.jobsStatus.name(), topics.tasksStatus.name())) {
+            for (String topic : List.of(topics.jobsStatus.name(), topics.tasksStatus.name(), topics.frameworkHeartbeats.name())) {
                 consumer.partitionsFor(topic, Duration.ofSeconds(60)).forEach(p -> parts.add(new TopicPartition(topic, p.partition())));
             }
             consumer.assign(parts);
@@ -79,7 +88,9 @@ public class StatusFeed implements HealthCheck {
             while (!stopping) {
                 for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
                     try {
-                        if (r.topic().equals(topics.jobsStatus.name())) {
+                        if (r.topic().equals(topics.frameworkHeartbeats.name())) {
+                            limits.update(r.key(), r.value() == null ? null : frameworks.deserialize(r.topic(), r.headers(), r.value()));
+                        } else if (r.topic().equals(topics.jobsStatus.name())) {
                             views.putJob(r.key(), r.value() == null ? null : jobs.deserialize(r.topic(), r.headers(), r.value()));
                         } else {
                             views.putTask(r.key(), r.value() == null ? null : tasks.deserialize(r.topic(), r.headers(), r.value()));

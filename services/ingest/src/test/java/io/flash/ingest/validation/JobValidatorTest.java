@@ -133,4 +133,17 @@ class JobValidatorTest {
         assertEquals(30L, ok.accepted().getTasks().get(0).getBackoffSeconds());
         assertEquals(List.of(75), ok.accepted().getTasks().get(0).getRetryOnExitCodes());
     }
+
+    @Test
+    void resourcesBeyondTheLargestNodeAreRejectedWhenKnown() {
+        var largest = java.util.Optional.of(new io.flash.ingest.view.FrameworkLimits.Largest(
+                new Capacity(8.0, 16L << 30, 0L, 0), "ecs-big", "ecs-big"));
+        ValidationResult result = validator.validate(job(task("a").setResources(ResourceRequest.newBuilder()
+                .setCpu(16.0).setMemory("32Gi").build())), "j", "s", 0L, largest);
+        Map<String, String> errors = new LinkedHashMap<>();
+        result.errors().forEach(e -> errors.put(e.getField(), e.getReason()));
+        assertEquals("16.0 cores is more than any node offers (largest: 8.0 cores, on ecs-big)", errors.get("tasks[0].resources.cpu"));
+        assertEquals("32Gi is more than any node offers (largest: 16Gi, on ecs-big)", errors.get("tasks[0].resources.memory"));
+        assertTrue(validator.validate(job(task("a")), "j", "s", 0L, largest).isAccepted());
+    }
 }

@@ -1,0 +1,43 @@
+package io.flash.ingest.view;
+
+import io.flash.schema.Capacity;
+import io.flash.schema.FrameworkHeartbeat;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** The largest node any framework has reported, per dimension: what a single task can ever get. */
+public final class FrameworkLimits {
+
+    /** The largest node capacity, and which framework has it (for messages). */
+    public record Largest(Capacity capacity, String cpuFramework, String memoryFramework) {
+    }
+
+    private final Map<String, FrameworkHeartbeat> shards = new ConcurrentHashMap<>();
+
+    public void update(String key, FrameworkHeartbeat heartbeat) {
+        if (heartbeat == null) shards.remove(key);
+        else shards.put(key, heartbeat);
+    }
+
+    /** Empty until some framework reports a node: then limits are unknown and not enforced. */
+    public Optional<Largest> largest() {
+        double cpu = 0;
+        long memory = 0;
+        String cpuFw = null, memFw = null;
+        for (FrameworkHeartbeat hb : shards.values()) {
+            Capacity c = hb.getLargestNodeTotal();
+            if (hb.getNodes() == 0) continue;
+            if (c.getCpu() > cpu) {
+                cpu = c.getCpu();
+                cpuFw = hb.getFrameworkId();
+            }
+            if (c.getMemoryBytes() > memory) {
+                memory = c.getMemoryBytes();
+                memFw = hb.getFrameworkId();
+            }
+        }
+        return cpuFw == null ? Optional.empty() : Optional.of(new Largest(new Capacity(cpu, memory, 0L, 0), cpuFw, memFw));
+    }
+}
