@@ -49,6 +49,7 @@ public class ExecutorNode implements HealthCheck {
     @ConfigProperty(name = "flash.docker.host") String dockerHost;
     @ConfigProperty(name = "flash.node.cgroup-root") String cgroupRoot;
     @ConfigProperty(name = "flash.node.usage-interval") Duration usageInterval;
+    @ConfigProperty(name = "flash.node.work-root") String workRoot;
 
     private DockerRuntime docker;
     private NodeAgent agent;
@@ -80,7 +81,7 @@ public class ExecutorNode implements HealthCheck {
         });
         String id = nodeId.filter(s -> !s.isBlank()).orElse("node-" + InetAddress.getLocalHost().getHostName());
         return new NodeSettings(id, frameworkId, capacity, DiskType.valueOf(diskType.toUpperCase(Locale.ROOT)), network,
-                labelMap, heartbeatInterval, pullTimeout, logTailLines, Path.of(cgroupRoot), usageInterval);
+                labelMap, heartbeatInterval, pullTimeout, logTailLines, Path.of(cgroupRoot), usageInterval, Path.of(workRoot));
     }
 
     @Override

@@ -23,6 +23,11 @@ public final class DockerRuntime implements AutoCloseable {
     public static final String LABEL_JOB = "io.flash.job";
     public static final String LABEL_TASK = "io.flash.task";
     public static final String LABEL_ATTEMPT = "io.flash.attempt";
+    /** Mount points inside every container. */
+    public static final String WORKSPACE = "/workspace";
+    public static final String WORK = "/work";
+    /** nobody:nogroup — containers never run as root. */
+    public static final String USER = "65534:65534";
 
     /** What the engine says about one of our containers. */
     public record ContainerInfo(String id, String attemptId, String jobId, String taskId, String status) {
@@ -118,9 +123,13 @@ public final class DockerRuntime implements AutoCloseable {
      * Creates (not starts) the attempt's container, with the task's cpu, memory and pids limits, no
      * network unless asked, and no capabilities.
      */
-    public String create(String nodeId, String jobId, String taskId, String attemptId, TaskDefinition task) {
+    public String create(String nodeId, String jobId, String taskId, String attemptId, TaskDefinition task,
+                         java.nio.file.Path workspace, java.nio.file.Path work) {
         long memory = task.getResources().getMemoryBytes();
         HostConfig host = HostConfig.newHostConfig()
+                .withBinds(new Bind(workspace.toString(), new Volume(WORKSPACE)), new Bind(work.toString(), new Volume(WORK)))
+                .withTmpFs(Map.of("/tmp", "rw,nosuid,nodev,size=" + Math.max(16L << 20, memory / 2)))
+                .withReadonlyRootfs(true)
                 .withNanoCPUs(Math.max(1L, (long) (task.getResources().getCpu() * 1_000_000_000L)))
                 .withMemory(memory)
                 .withMemorySwap(memory)
@@ -133,15 +142,16 @@ public final class DockerRuntime implements AutoCloseable {
         env.add("FLASH_JOB_ID=" + jobId);
         env.add("FLASH_TASK_ID=" + taskId);
         env.add("FLASH_ATTEMPT_ID=" + attemptId);
+        env.add("FLASH_WORKSPACE=" + WORKSPACE);
+        env.add("HOME=" + WORK);
         var cmd = docker.createContainerCmd(task.getImage())
                 .withName(containerName(attemptId))
                 .withCmd(task.getCommand())
                 .withEnv(env)
                 .withLabels(Map.of(LABEL_NODE, nodeId, LABEL_JOB, jobId, LABEL_TASK, taskId, LABEL_ATTEMPT, attemptId))
+                .withUser(USER)
+                .withWorkingDir(task.getWorkdir() != null ? task.getWorkdir() : WORK)
                 .withHostConfig(host);
-        if (task.getWorkdir() != null) {
-            cmd.withWorkingDir(task.getWorkdir());
-        }
         return cmd.exec().getId();
     }
 
@@ -150,21 +160,24 @@ public final class DockerRuntime implements AutoCloseable {
     }
 
     /** Waits for the container to stop; kills it when the timeout passes first. */
-    public Exit await(String containerId, Long timeoutSeconds) {
-        WaitContainerResultCallback callback = docker.waitContainerCmd(containerId).exec(new WaitContainerResultCallback());
-        boolean timedOut = false;
-        if (timeoutSeconds == null) {
-            callback.awaitStatusCode();
-        } else {
+    public Exit await(String containerId, Long timeoutSeconds) throws java.io.IOException {
+        try (WaitContainerResultCallback callback = docker.waitContainerCmd(containerId).exec(new WaitContainerResultCallback())) {
+            if (timeoutSeconds == null) {
+                callback.awaitStatusCode();
+                return exitOf(containerId, false);
+            }
             try {
                 callback.awaitStatusCode(timeoutSeconds, TimeUnit.SECONDS);
-            } catch (com.github.dockerjava.api.exception.DockerClientException e) {
-                timedOut = true;
-                kill(containerId);
-                callback.awaitStatusCode();
+                return exitOf(containerId, false);
+            } catch (com.github.dockerjava.api.exception.DockerClientException timedOut) {
+                // the first wait gave up: kill, then wait again on a fresh call
             }
         }
-        return exitOf(containerId, timedOut);
+        kill(containerId);
+        try (WaitContainerResultCallback again = docker.waitContainerCmd(containerId).exec(new WaitContainerResultCallback())) {
+            again.awaitStatusCode(60, TimeUnit.SECONDS);
+        }
+        return exitOf(containerId, true);
     }
 
     public Exit exitOf(String containerId, boolean timedOut) {

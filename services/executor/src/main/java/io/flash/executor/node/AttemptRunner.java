@@ -24,6 +24,7 @@ final class AttemptRunner {
     private final java.util.Map<String, String> killReasons;
 
     private final UsageSampler usage;
+    private final WorkDirs.Layout workDirs;
 
     AttemptRunner(DockerRuntime docker, NodeSettings settings, AttemptReporter reporter, java.util.Map<String, String> killReasons,
                   UsageSampler usage) {
@@ -32,6 +33,7 @@ final class AttemptRunner {
         this.reporter = reporter;
         this.killReasons = killReasons;
         this.usage = usage;
+        this.workDirs = new WorkDirs.Layout(settings.workRoot());
     }
 
     /**
@@ -42,7 +44,9 @@ final class AttemptRunner {
         TaskDefinition task = assignment.getTask();
         try {
             docker.ensureImage(task.getImage(), settings.pullTimeout());
-            return docker.create(settings.nodeId(), assignment.getJobId(), assignment.getTaskId(), assignment.getAttemptId(), task);
+            WorkDirs dirs = workDirs.create(assignment.getJobId(), assignment.getAttemptId());
+            return docker.create(settings.nodeId(), assignment.getJobId(), assignment.getTaskId(), assignment.getAttemptId(), task,
+                    dirs.workspace(), dirs.work());
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
@@ -88,14 +92,23 @@ final class AttemptRunner {
         } else if (exit.timedOut()) {
             finish(jobId, taskId, attemptId, AttemptState.FAILED, exit.exitCode(), FailureClass.TIMEOUT,
                     "killed after its timeout of " + timeoutSeconds + " s", containerId);
+        } else if (exit.exitCode() == 0) {
+            // A child killed for memory that the program survived is the program's business.
+            finish(jobId, taskId, attemptId, AttemptState.SUCCEEDED, 0, null, null, containerId);
         } else if (exit.oomKilled()) {
             finish(jobId, taskId, attemptId, AttemptState.FAILED, exit.exitCode(), FailureClass.OOM_KILLED,
                     "the kernel killed it for exceeding its memory limit", containerId);
-        } else if (exit.exitCode() == 0) {
-            finish(jobId, taskId, attemptId, AttemptState.SUCCEEDED, 0, null, null, containerId);
         } else {
             finish(jobId, taskId, attemptId, AttemptState.FAILED, exit.exitCode(), FailureClass.USER, null, containerId);
         }
+    }
+
+    /** Something broke while the attempt was watched: report it rather than leave it open. */
+    void reportBroken(String jobId, String taskId, String attemptId, Exception cause) throws Exception {
+        String containerId = docker.find(attemptId).map(DockerRuntime.ContainerInfo::id).orElse(null);
+        if (containerId != null) docker.kill(containerId);
+        finish(jobId, taskId, attemptId, AttemptState.FAILED, null, FailureClass.INFRASTRUCTURE,
+                "the executor lost track of the container: " + message(cause), containerId);
     }
 
     private void finish(String jobId, String taskId, String attemptId, AttemptState state, Integer exitCode,
@@ -118,6 +131,7 @@ final class AttemptRunner {
         if (containerId != null) {
             docker.remove(containerId);
         }
+        workDirs.removeAttempt(attemptId);
     }
 
     private AttemptEvent.Builder event(String jobId, String taskId, String attemptId, AttemptState state) {

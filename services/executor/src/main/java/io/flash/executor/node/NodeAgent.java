@@ -131,7 +131,7 @@ public final class NodeAgent implements AutoCloseable {
             if (c.attemptId() == null) continue;
             running.put(c.attemptId(), new Tracked(c.jobId(), c.taskId(), new Capacity(0.0, 0L, 0L, 0)));
             LOG.infof("reconciling attempt %s (container %s)", c.attemptId(), c.status());
-            workers.submit(() -> guard(c.attemptId(), () -> {
+            workers.submit(() -> guard(c.jobId(), c.taskId(), c.attemptId(), () -> {
                 if (c.running()) {
                     runner.awaitRunning(c.jobId(), c.taskId(), c.attemptId(), c.id(), null);
                 } else if (c.created()) {
@@ -231,7 +231,7 @@ public final class NodeAgent implements AutoCloseable {
             return;
         }
         String id = containerId;
-        workers.submit(() -> guard(attemptId, () -> runner.startAndWait(assignment.getJobId(), assignment.getTaskId(),
+        workers.submit(() -> guard(assignment.getJobId(), assignment.getTaskId(), attemptId, () -> runner.startAndWait(assignment.getJobId(), assignment.getTaskId(),
                 attemptId, id, assignment.getTask().getTimeoutSeconds())));
     }
 
@@ -248,11 +248,16 @@ public final class NodeAgent implements AutoCloseable {
         void run() throws Exception;
     }
 
-    private void guard(String attemptId, Step step) {
+    private void guard(String jobId, String taskId, String attemptId, Step step) {
         try {
             step.run();
         } catch (Exception e) {
-            LOG.errorf(e, "attempt %s: could not finish reporting; it will be reconciled on the next start", attemptId);
+            LOG.errorf(e, "attempt %s broke; reporting it as an infrastructure failure", attemptId);
+            try {
+                runner.reportBroken(jobId, taskId, attemptId, e);
+            } catch (Exception again) {
+                LOG.errorf(again, "attempt %s: could not report; it will be reconciled on the next start", attemptId);
+            }
         } finally {
             running.remove(attemptId);
         }

@@ -1,0 +1,127 @@
+package io.flash.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.flash.common.client.JobClient;
+import io.flash.schema.*;
+import org.junit.jupiter.api.*;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static io.flash.e2e.FoundationTest.job;
+import static io.flash.e2e.FoundationTest.task;
+import static org.junit.jupiter.api.Assertions.*;
+
+/** What a task's container may and may not do, how it ends, and an executor that crashes under it. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ExecutorTest {
+
+    private FlashStack stack;
+    private JobClient client;
+
+    @BeforeAll
+    void start() throws Exception {
+        stack = FlashStack.shared();
+        client = new JobClient(stack.bootstrapServers(), stack.registryUrl());
+    }
+
+    @AfterAll
+    void close() {
+        if (client != null) client.close();
+    }
+
+    private JobResult run(JobSubmission job) throws Exception {
+        client.submit(job);
+        JobClient.Outcome outcome = client.awaitOutcome(job.getSubmissionId(), Duration.ofSeconds(120))
+                .orElseThrow(() -> new AssertionError("no result for " + job.getName() + "; logs in " + stack.logs()));
+        assertNull(outcome.rejected(), () -> "rejected: " + outcome.rejected());
+        return outcome.result();
+    }
+
+    private static List<String> lines(TaskSummary task) {
+        return task.getStdoutTail().lines().map(String::trim).filter(l -> !l.isEmpty()).toList();
+    }
+
+    @Test
+    void containersRunUnprivilegedWithoutNetworkAndShareTheJobWorkspace() throws Exception {
+        TaskSpec writer = task("writer", "id -u; "
+                + "touch /etc/flash 2>/dev/null && echo root-writable || echo root-read-only; "
+                + "echo scratch > /tmp/t && echo tmp-writable; "
+                + "echo hello-from-writer > $FLASH_WORKSPACE/greeting.txt; "
+                + "tail -n +3 /proc/net/dev | cut -d: -f1", 0.25, "32Mi");
+        TaskSpec reader = task("reader", "cat /workspace/greeting.txt; pwd", 0.25, "32Mi");
+        reader.setDependsOn(List.of("writer"));
+        JobResult result = run(job("isolation", writer, reader));
+
+        assertEquals(JobState.SUCCEEDED, result.getState(), () -> String.valueOf(result.getReason()));
+        assertEquals(List.of("65534", "root-read-only", "tmp-writable", "lo"), lines(result.getTasks().get(0)),
+                "not root, read-only root filesystem, writable /tmp, only the loopback interface");
+        assertEquals(List.of("hello-from-writer", "/work"), lines(result.getTasks().get(1)));
+    }
+
+    @Test
+    void networkIsThereWhenTheTaskAsksForIt() throws Exception {
+        TaskSpec online = task("online", "tail -n +3 /proc/net/dev | cut -d: -f1", 0.25, "32Mi");
+        online.getResources().setNetwork("bridge");
+        JobResult result = run(job("network", online));
+        assertTrue(lines(result.getTasks().get(0)).contains("eth0"), result.getTasks().get(0).getStdoutTail());
+    }
+
+    @Test
+    void aTaskPastItsTimeoutIsKilled() throws Exception {
+        TaskSpec slow = task("slow", "sleep 60", 0.25, "32Mi");
+        slow.setTimeout("2s");
+        long start = System.nanoTime();
+        JobResult result = run(job("timeout", slow));
+        double seconds = (System.nanoTime() - start) / 1e9;
+        assertEquals(JobState.FAILED, result.getState());
+        assertEquals(FailureClass.TIMEOUT, result.getTasks().get(0).getFailureClass());
+        assertTrue(result.getReason().contains("ran past its timeout"), result.getReason());
+        assertTrue(seconds < 30, "ended after " + seconds + " s");
+    }
+
+    @Test
+    void aTaskAllocatingPastItsMemoryIsOomKilled() throws Exception {
+        JobResult result = run(job("oom", task("hungry", "exec dd if=/dev/zero bs=64M count=1 of=/dev/null", 0.25, "16Mi")));
+        assertEquals(JobState.FAILED, result.getState());
+        TaskSummary hungry = result.getTasks().get(0);
+        assertEquals(FailureClass.OOM_KILLED, hungry.getFailureClass(), () -> String.valueOf(hungry.getReason()));
+        assertTrue(hungry.getReason().contains("more memory than it asked for"), hungry.getReason());
+    }
+
+    @Test
+    void anExecutorKilledMidAttemptReattachesAndReportsOnce() throws Exception {
+        JobSubmission job = job("executor-crash", task("survivor", "sleep 5; echo survived", 0.25, "32Mi"));
+        String jobId = client.submit(job);
+        awaitFirstTask(jobId, "RUNNING");
+        stack.kill("executor");
+        stack.startService("executor", Map.of());
+        stack.awaitReady("executor", Duration.ofSeconds(120));
+        JobResult result = client.awaitOutcome(job.getSubmissionId(), Duration.ofSeconds(120)).orElseThrow().result();
+        assertEquals(JobState.SUCCEEDED, result.getState(), () -> String.valueOf(result.getReason()));
+        assertEquals(1, result.getTasks().get(0).getAttempts(), "re-attached, not re-run");
+        assertTrue(result.getTasks().get(0).getStdoutTail().contains("survived"));
+    }
+
+    private void awaitFirstTask(String jobId, String state) throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        ObjectMapper json = new ObjectMapper();
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(stack.apiUrl() + "/jobs/" + jobId)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() == 200) {
+                JsonNode tasks = json.readTree(r.body()).get("tasks");
+                if (tasks.size() > 0 && state.equals(tasks.get(0).get("state").asText())) return;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("task of " + jobId + " never reached " + state);
+    }
+}
