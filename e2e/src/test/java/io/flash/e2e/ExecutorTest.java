@@ -109,6 +109,49 @@ class ExecutorTest {
         assertTrue(result.getTasks().get(0).getStdoutTail().contains("survived"));
     }
 
+    @Test
+    void aHundredThousandLinesStreamInOrderAndComplete() throws Exception {
+        JobSubmission job = job("chatty", task("lines", "seq 1 100000", 0.5, "64Mi"));
+        JobResult result = run(job);
+        assertEquals(JobState.SUCCEEDED, result.getState());
+        String attemptId = result.getTasks().get(0).getAttemptId();
+        assertEquals("99981", lines(result.getTasks().get(0)).get(0), "the result carries the last 20 lines");
+
+        Map<Long, LogChunk> chunks = new java.util.TreeMap<>();
+        var topic = client.topics().tasksLogs;
+        java.util.Properties props = new java.util.Properties();
+        props.put("bootstrap.servers", stack.bootstrapServers());
+        try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(props, topic.keySerde().deserializer(),
+                topic.valueSerde().deserializer())) {
+            var partitions = consumer.partitionsFor(topic.name()).stream()
+                    .map(p -> new org.apache.kafka.common.TopicPartition(p.topic(), p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (System.nanoTime() < deadline && chunks.values().stream().noneMatch(LogChunk::getLast)) {
+                for (var record : consumer.poll(Duration.ofMillis(200))) {
+                    if (attemptId.equals(record.key())) chunks.put(record.value().getSeq(), record.value());
+                }
+            }
+        }
+        StringBuilder streamed = new StringBuilder();
+        long expectedSeq = 0;
+        for (var entry : chunks.entrySet()) {
+            assertEquals(expectedSeq++, entry.getKey(), "no chunk missing");
+            streamed.append(entry.getValue().getText());
+        }
+        LogChunk last = chunks.get(expectedSeq - 1);
+        assertTrue(last.getLast(), "the stream ends with its last chunk");
+        assertEquals(0, last.getDroppedBytes());
+        List<String> lines = streamed.toString().lines().toList();
+        assertEquals(100_000, lines.size());
+        for (int i = 0; i < lines.size(); i++) {
+            if (!lines.get(i).equals(Integer.toString(i + 1))) fail("line " + (i + 1) + " is '" + lines.get(i) + "'");
+        }
+        java.nio.file.Path saved = stack.dataDir().resolve("work/jobs/" + result.getJobId() + "/.flash/logs/" + attemptId + ".log");
+        assertEquals(100_000, java.nio.file.Files.readAllLines(saved).size(), "the full log is saved in the job's workspace");
+    }
+
     private void awaitFirstTask(String jobId, String state) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         ObjectMapper json = new ObjectMapper();

@@ -70,6 +70,10 @@ public final class FlashStack implements AutoCloseable {
         return "http://127.0.0.1:" + registryPort;
     }
 
+    public Path dataDir() {
+        return dir;
+    }
+
     public Path logs() {
         return dir.resolve("logs");
     }

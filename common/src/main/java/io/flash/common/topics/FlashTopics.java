@@ -19,6 +19,7 @@ public final class FlashTopics {
     public final Topic<String, TaskReady> tasksReady;
     public final Topic<String, TaskEvent> tasksEvents;
     public final Topic<String, UsageSample> tasksUsage;
+    public final Topic<String, LogChunk> tasksLogs;
     public final Topic<String, ResourceObservation> tasksObservations;
     public final Topic<String, ResourceEstimate> tasksEstimates;
     public final Topic<String, JobStatus> jobsStatus;
@@ -35,6 +36,7 @@ public final class FlashTopics {
         tasksReady = topic(TopicNames.TASKS_READY, TaskReady.class);
         tasksEvents = topic(TopicNames.TASKS_EVENTS, TaskEvent.class);
         tasksUsage = topic(TopicNames.TASKS_USAGE, UsageSample.class);
+        tasksLogs = topic(TopicNames.TASKS_LOGS, LogChunk.class);
         tasksObservations = topic(TopicNames.TASKS_OBSERVATIONS, ResourceObservation.class);
         tasksEstimates = topic(TopicNames.TASKS_ESTIMATES, ResourceEstimate.class);
         jobsStatus = topic(TopicNames.JOBS_STATUS, JobStatus.class);

@@ -30,6 +30,7 @@ public final class TopicCatalog {
                 new TopicSpec(TASKS_READY, partitions, false, WEEK),
                 new TopicSpec(TASKS_EVENTS, partitions, false, WEEK),
                 new TopicSpec(TASKS_USAGE, partitions, false, DAY),
+                new TopicSpec(TASKS_LOGS, partitions, false, WEEK),
                 new TopicSpec(TASKS_OBSERVATIONS, partitions, false, WEEK),
                 new TopicSpec(TASKS_ESTIMATES, partitions, true, null),
                 new TopicSpec(JOBS_STATUS, partitions, true, null),

@@ -12,6 +12,7 @@ public final class TopicNames {
     public static final String TASKS_READY = "flash.tasks.ready";
     public static final String TASKS_EVENTS = "flash.tasks.events";
     public static final String TASKS_USAGE = "flash.tasks.usage";
+    public static final String TASKS_LOGS = "flash.tasks.logs";
     public static final String TASKS_OBSERVATIONS = "flash.tasks.observations";
     public static final String TASKS_ESTIMATES = "flash.tasks.estimates";
     public static final String FRAMEWORK_HEARTBEATS = "flash.frameworks.heartbeats";

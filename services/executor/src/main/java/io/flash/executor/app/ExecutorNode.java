@@ -50,6 +50,8 @@ public class ExecutorNode implements HealthCheck {
     @ConfigProperty(name = "flash.node.cgroup-root") String cgroupRoot;
     @ConfigProperty(name = "flash.node.usage-interval") Duration usageInterval;
     @ConfigProperty(name = "flash.node.work-root") String workRoot;
+    @ConfigProperty(name = "flash.node.log-chunk-bytes") int logChunkBytes;
+    @ConfigProperty(name = "flash.node.log-bytes-per-second") String logBytesPerSecond;
 
     private DockerRuntime docker;
     private NodeAgent agent;
@@ -81,7 +83,8 @@ public class ExecutorNode implements HealthCheck {
         });
         String id = nodeId.filter(s -> !s.isBlank()).orElse("node-" + InetAddress.getLocalHost().getHostName());
         return new NodeSettings(id, frameworkId, capacity, DiskType.valueOf(diskType.toUpperCase(Locale.ROOT)), network,
-                labelMap, heartbeatInterval, pullTimeout, logTailLines, Path.of(cgroupRoot), usageInterval, Path.of(workRoot));
+                labelMap, heartbeatInterval, pullTimeout, logTailLines, Path.of(cgroupRoot), usageInterval, Path.of(workRoot),
+                logChunkBytes, Quantities.bytes(logBytesPerSecond));
     }
 
     @Override

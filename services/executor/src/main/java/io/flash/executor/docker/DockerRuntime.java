@@ -186,6 +186,17 @@ public final class DockerRuntime implements AutoCloseable {
         return new Exit(code == null ? -1 : code.intValue(), Boolean.TRUE.equals(state.getOOMKilled()), timedOut);
     }
 
+    /** Follows the container's stdout and stderr from its start until it exits; wait on the returned callback. */
+    public ResultCallback.Adapter<Frame> followLogs(String containerId, java.util.function.Consumer<byte[]> output) {
+        return docker.logContainerCmd(containerId).withStdOut(true).withStdErr(true).withFollowStream(true)
+                .exec(new ResultCallback.Adapter<Frame>() {
+                    @Override
+                    public void onNext(Frame frame) {
+                        output.accept(frame.getPayload());
+                    }
+                });
+    }
+
     /** The last {@code lines} lines of stdout and stderr, interleaved as written. */
     public String tail(String containerId, int lines) throws InterruptedException {
         StringBuilder out = new StringBuilder();

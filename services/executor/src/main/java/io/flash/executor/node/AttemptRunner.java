@@ -5,6 +5,7 @@ import io.flash.executor.docker.DockerRuntime;
 import io.flash.schema.*;
 import org.jboss.logging.Logger;
 
+import java.nio.file.Path;
 import java.util.Optional;
 
 /**
@@ -72,14 +73,41 @@ final class AttemptRunner {
     /** A running container: wait for it, then report. Used for fresh starts and after an executor restart. */
     void awaitRunning(String jobId, String taskId, String attemptId, String containerId, Long timeoutSeconds) throws Exception {
         UsageSampler.Watch watch = usage.watch(settings.nodeId(), jobId, taskId, attemptId, containerId);
+        Path logFile = workDirs.logFile(jobId, attemptId);
         DockerRuntime.Exit exit;
-        try {
-            exit = docker.await(containerId, timeoutSeconds);
-        } finally {
-            lastUsage.put(attemptId, Optional.ofNullable(watch.stop()));
+        try (LogStreamer logs = new LogStreamer(settings.nodeId(), jobId, taskId, attemptId, logFile,
+                chunk -> reporter.log(chunk, chunk.getLast()), settings.logChunkBytes(), settings.logBytesPerSecond(),
+                settings.logTailLines())) {
+            var follower = docker.followLogs(containerId, bytes -> {
+                try {
+                    logs.accept(bytes);
+                } catch (Exception e) {
+                    LOG.warnf("log of %s: %s", attemptId, message(e));
+                }
+            });
+            var flusher = usage.timer().scheduleAtFixedRate(() -> {
+                try {
+                    logs.flush();
+                } catch (Exception e) {
+                    LOG.warnf("log of %s: %s", attemptId, message(e));
+                }
+            }, 250, 250, java.util.concurrent.TimeUnit.MILLISECONDS);
+            try {
+                exit = docker.await(containerId, timeoutSeconds);
+                follower.awaitCompletion(30, java.util.concurrent.TimeUnit.SECONDS);
+            } finally {
+                flusher.cancel(false);
+                follower.close();
+                lastUsage.put(attemptId, Optional.ofNullable(watch.stop()));
+            }
+            logs.finish(); // the whole log has left the node before the exit is reported
+            tails.put(attemptId, logs.tail());
         }
         reportExit(jobId, taskId, attemptId, containerId, exit, timeoutSeconds);
     }
+
+    /** The last lines of attempts whose output was streamed; taken by the final report. */
+    private final java.util.Map<String, String> tails = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** What each attempt used, from its last cgroup reading; taken by the final report. */
     private final java.util.Map<String, Optional<CgroupUsage.Reading>> lastUsage = new java.util.concurrent.ConcurrentHashMap<>();
@@ -113,8 +141,8 @@ final class AttemptRunner {
 
     private void finish(String jobId, String taskId, String attemptId, AttemptState state, Integer exitCode,
                         FailureClass failureClass, String reason, String containerId) throws Exception {
-        String tail = null;
-        if (containerId != null) {
+        String tail = tails.remove(attemptId);
+        if (tail == null && containerId != null) {
             try {
                 tail = trimTail(docker.tail(containerId, settings.logTailLines()));
             } catch (Exception e) {

@@ -49,6 +49,7 @@ public final class NodeAgent implements AutoCloseable {
     private final Serializer<AttemptEvent> eventSerializer;
     private final Serializer<NodeHeartbeat> heartbeatSerializer;
     private final Serializer<UsageSample> usageSerializer;
+    private final Serializer<LogChunk> logSerializer;
     private final ScheduledExecutorService samplers = Executors.newScheduledThreadPool(2, r -> {
         Thread t = new Thread(r, "usage-sampler");
         t.setDaemon(true);
@@ -102,7 +103,20 @@ public final class NodeAgent implements AutoCloseable {
         this.usageSerializer = topics.tasksUsage.valueSerde().serializer();
         UsageSampler usage = new UsageSampler(new io.flash.executor.docker.CgroupUsage(settings.cgroupRoot()), samplers,
                 settings.usageInterval(), this::publishUsage);
-        this.runner = new AttemptRunner(docker, settings, this::report, killReasons, usage);
+        this.logSerializer = topics.tasksLogs.valueSerde().serializer();
+        this.runner = new AttemptRunner(docker, settings, new AttemptReporter() {
+            @Override
+            public void report(AttemptEvent event) throws Exception {
+                NodeAgent.this.report(event);
+            }
+
+            @Override
+            public void log(LogChunk chunk, boolean await) throws Exception {
+                var sent = producer.send(new ProducerRecord<>(TopicNames.TASKS_LOGS, chunk.getAttemptId(),
+                        logSerializer.serialize(TopicNames.TASKS_LOGS, new RecordHeaders(), chunk)));
+                if (await) sent.get(30, TimeUnit.SECONDS);
+            }
+        }, killReasons, usage);
     }
 
     public void start() {

@@ -9,5 +9,6 @@ import java.util.Map;
 /** Who this node is and what it offers. Defaults in application.properties. */
 public record NodeSettings(String nodeId, String frameworkId, Capacity capacity, DiskType diskType, boolean network,
                            Map<String, String> labels, Duration heartbeatInterval, Duration pullTimeout, int logTailLines,
-                           java.nio.file.Path cgroupRoot, Duration usageInterval, java.nio.file.Path workRoot) {
+                           java.nio.file.Path cgroupRoot, Duration usageInterval, java.nio.file.Path workRoot,
+                           int logChunkBytes, long logBytesPerSecond) {
 }

@@ -47,6 +47,10 @@ final class UsageSampler {
         this.publish = publish;
     }
 
+    ScheduledExecutorService timer() {
+        return timer;
+    }
+
     Watch watch(String nodeId, String jobId, String taskId, String attemptId, String containerId) {
         return new Watch(nodeId, jobId, taskId, attemptId, containerId);
     }

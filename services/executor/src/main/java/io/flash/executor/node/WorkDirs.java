@@ -26,6 +26,11 @@ record WorkDirs(Path workspace, Path work) {
             return new WorkDirs(open(root.resolve("jobs").resolve(jobId)), open(root.resolve("attempts").resolve(attemptId)));
         }
 
+        /** The attempt's full log, kept in the job's workspace with its outputs. */
+        Path logFile(String jobId, String attemptId) {
+            return root.resolve("jobs").resolve(jobId).resolve(".flash").resolve("logs").resolve(attemptId + ".log");
+        }
+
         void removeAttempt(String attemptId) {
             Path dir = root.resolve("attempts").resolve(attemptId);
             if (!Files.exists(dir)) return;
