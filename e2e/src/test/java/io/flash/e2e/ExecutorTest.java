@@ -19,30 +19,7 @@ import static io.flash.e2e.FoundationTest.task;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** What a task's container may and may not do, how it ends, and an executor that crashes under it. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ExecutorTest {
-
-    private FlashStack stack;
-    private JobClient client;
-
-    @BeforeAll
-    void start() throws Exception {
-        stack = FlashStack.shared();
-        client = new JobClient(stack.bootstrapServers(), stack.registryUrl());
-    }
-
-    @AfterAll
-    void close() {
-        if (client != null) client.close();
-    }
-
-    private JobResult run(JobSubmission job) throws Exception {
-        client.submit(job);
-        JobClient.Outcome outcome = client.awaitOutcome(job.getSubmissionId(), Duration.ofSeconds(120))
-                .orElseThrow(() -> new AssertionError("no result for " + job.getName() + "; logs in " + stack.logs()));
-        assertNull(outcome.rejected(), () -> "rejected: " + outcome.rejected());
-        return outcome.result();
-    }
+class ExecutorTest extends StackTest {
 
     private static List<String> lines(TaskSummary task) {
         return task.getStdoutTail().lines().map(String::trim).filter(l -> !l.isEmpty()).toList();
@@ -150,21 +127,5 @@ class ExecutorTest {
         }
         java.nio.file.Path saved = stack.dataDir().resolve("work/jobs/" + result.getJobId() + "/.flash/logs/" + attemptId + ".log");
         assertEquals(100_000, java.nio.file.Files.readAllLines(saved).size(), "the full log is saved in the job's workspace");
-    }
-
-    private void awaitFirstTask(String jobId, String state) throws Exception {
-        HttpClient http = HttpClient.newHttpClient();
-        ObjectMapper json = new ObjectMapper();
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < deadline) {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(stack.apiUrl() + "/jobs/" + jobId)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() == 200) {
-                JsonNode tasks = json.readTree(r.body()).get("tasks");
-                if (tasks.size() > 0 && state.equals(tasks.get(0).get("state").asText())) return;
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("task of " + jobId + " never reached " + state);
     }
 }

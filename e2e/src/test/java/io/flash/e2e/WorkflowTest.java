@@ -18,37 +18,7 @@ import static io.flash.e2e.FoundationTest.task;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** Workflows on the real stack: DAGs, scatter/gather, retries, cancel, a planner crash, the status API. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class WorkflowTest {
-
-    private static final Duration TIMEOUT = Duration.ofSeconds(180);
-    private final HttpClient http = HttpClient.newHttpClient();
-    private final ObjectMapper json = new ObjectMapper();
-    private FlashStack stack;
-    private JobClient client;
-
-    @BeforeAll
-    void start() throws Exception {
-        stack = FlashStack.shared();
-        client = new JobClient(stack.bootstrapServers(), stack.registryUrl());
-    }
-
-    @AfterAll
-    void close() {
-        if (client != null) client.close();
-    }
-
-    private JobResult run(JobSubmission job) throws Exception {
-        return run(job, TIMEOUT);
-    }
-
-    private JobResult run(JobSubmission job, Duration timeout) throws Exception {
-        client.submit(job);
-        JobClient.Outcome outcome = client.awaitOutcome(job.getSubmissionId(), timeout)
-                .orElseThrow(() -> new AssertionError("no result for " + job.getName() + "; logs in " + stack.logs()));
-        assertNull(outcome.rejected(), () -> "rejected: " + outcome.rejected());
-        return outcome.result();
-    }
+class WorkflowTest extends StackTest {
 
     private static TaskSpec depends(TaskSpec task, String... deps) {
         task.setDependsOn(List.of(deps));
@@ -202,12 +172,6 @@ class WorkflowTest {
                 ? -1 : after.getMemoryBytes(), "memory = peak + 20 % (at least 16Mi)");
     }
 
-    private JsonNode get(String jobId) throws Exception {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(stack.apiUrl() + "/jobs/" + jobId)).build(),
-                HttpResponse.BodyHandlers.ofString());
-        return r.statusCode() == 200 ? json.readTree(r.body()) : null;
-    }
-
     private JsonNode awaitJobState(String jobId, String state, Duration timeout) throws Exception {
         return awaitPage(jobId, p -> state.equals(p.get("job").get("state").asText()), timeout, "job state " + state);
     }
@@ -217,19 +181,7 @@ class WorkflowTest {
     }
 
     private void awaitTaskState(String jobId, String state, Duration timeout) throws Exception {
-        awaitPage(jobId, p -> p.get("tasks").size() > 0 && state.equals(p.get("tasks").get(0).get("state").asText()), timeout,
-                "first task " + state);
-    }
-
-    private JsonNode awaitPage(String jobId, java.util.function.Predicate<JsonNode> done, Duration timeout, String what) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        JsonNode last = null;
-        while (System.nanoTime() < deadline) {
-            last = get(jobId);
-            if (last != null && done.test(last)) return last;
-            Thread.sleep(200);
-        }
-        throw new AssertionError("waited for " + what + " of " + jobId + "; last seen: " + last);
+        awaitFirstTask(jobId, state);
     }
 
     private static int containersOf(String jobId) throws Exception {

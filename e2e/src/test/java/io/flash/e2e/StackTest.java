@@ -1,0 +1,78 @@
+package io.flash.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.flash.common.client.JobClient;
+import io.flash.schema.JobResult;
+import io.flash.schema.JobSubmission;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.function.Predicate;
+
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+/** Base of the end-to-end test classes: the shared platform, a client, and waiting helpers. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class StackTest {
+
+    static final Duration TIMEOUT = Duration.ofSeconds(180);
+    final HttpClient http = HttpClient.newHttpClient();
+    final ObjectMapper json = new ObjectMapper();
+    FlashStack stack;
+    JobClient client;
+
+    @BeforeAll
+    void startPlatform() throws Exception {
+        stack = FlashStack.shared();
+        client = new JobClient(stack.bootstrapServers(), stack.registryUrl());
+    }
+
+    @AfterAll
+    void closeClient() {
+        if (client != null) client.close();
+    }
+
+    JobResult run(JobSubmission job) throws Exception {
+        return run(job, TIMEOUT);
+    }
+
+    /** Submits the job and returns its result; a rejection or no result in time fails the test. */
+    JobResult run(JobSubmission job, Duration timeout) throws Exception {
+        client.submit(job);
+        JobClient.Outcome outcome = client.awaitOutcome(job.getSubmissionId(), timeout)
+                .orElseThrow(() -> new AssertionError("no result for " + job.getName() + " within " + timeout
+                        + "; service logs in " + stack.logs()));
+        assertNull(outcome.rejected(), () -> "rejected: " + outcome.rejected());
+        return outcome.result();
+    }
+
+    /** The job's page from the status API, or null while it has none. */
+    JsonNode page(String jobId) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(stack.apiUrl() + "/jobs/" + jobId)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        return r.statusCode() == 200 ? json.readTree(r.body()) : null;
+    }
+
+    JsonNode awaitPage(String jobId, Predicate<JsonNode> done, Duration timeout, String what) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        JsonNode last = null;
+        while (System.nanoTime() < deadline) {
+            last = page(jobId);
+            if (last != null && done.test(last)) return last;
+            Thread.sleep(200);
+        }
+        throw new AssertionError("waited for " + what + " of " + jobId + "; last seen: " + last);
+    }
+
+    void awaitFirstTask(String jobId, String state) throws Exception {
+        awaitPage(jobId, p -> p.get("tasks").size() > 0 && state.equals(p.get("tasks").get(0).get("state").asText()),
+                Duration.ofSeconds(60), "first task " + state);
+    }
+}
