@@ -30,17 +30,23 @@ public final class JobFiles {
     private static final Set<String> TASK_FIELDS = Set.of("name", "image", "command", "shell", "env", "workdir",
             "resources", "dependsOn", "maxAttempts", "retryOnExitCodes", "failOnExitCodes", "backoff", "timeout", "framework",
             "nodeLabels", "scatter");
-    private static final Set<String> SCATTER_FIELDS = Set.of("items", "from", "to", "shardSize");
+    private static final Set<String> SCATTER_FIELDS = Set.of("items", "from", "to", "shardSize", "file");
     private static final Set<String> RESOURCE_FIELDS = Set.of("cpu", "memory", "disk", "diskType", "network", "gpus");
 
     private JobFiles() {
     }
 
     public static JobSubmission read(Path file) throws IOException, JobFileException {
-        return parse(Files.readString(file));
+        return parse(Files.readString(file), file.toAbsolutePath().getParent());
     }
 
+    /** A job file's text; {@code scatter.file} is not allowed (there is no directory to read it from). */
     public static JobSubmission parse(String text) throws JobFileException {
+        return parse(text, null);
+    }
+
+    /** @param baseDir where {@code scatter.file} paths are read from, or null to refuse them */
+    public static JobSubmission parse(String text, Path baseDir) throws JobFileException {
         JsonNode root;
         try {
             root = YAML.readTree(text);
@@ -66,13 +72,13 @@ public final class JobFiles {
         }
         if (taskNodes != null) {
             for (int i = 0; i < taskNodes.size(); i++) {
-                tasks.add(task(taskNodes.get(i), "tasks[" + i + "]."));
+                tasks.add(task(taskNodes.get(i), "tasks[" + i + "].", baseDir));
             }
         }
         return job.setTasks(tasks).build();
     }
 
-    private static TaskSpec task(JsonNode node, String path) throws JobFileException {
+    private static TaskSpec task(JsonNode node, String path, Path baseDir) throws JobFileException {
         if (!node.isObject()) {
             throw new JobFileException(path.substring(0, path.length() - 1) + ": expected a mapping");
         }
@@ -97,8 +103,15 @@ public final class JobFiles {
                 throw new JobFileException(path + "scatter: expected a mapping (items or from/to, and shardSize)");
             }
             checkFields(scatter, SCATTER_FIELDS, path + "scatter.");
+            List<String> items = stringList(scatter.get("items"), path + "scatter.items");
+            if (scatter.has("file")) {
+                if (scatter.has("items")) {
+                    throw new JobFileException(path + "scatter.file: give either file or items, not both");
+                }
+                items = lines(scatter.get("file").asText(), baseDir, path + "scatter.file");
+            }
             task.setScatter(ScatterSpec.newBuilder()
-                    .setItems(stringList(scatter.get("items"), path + "scatter.items"))
+                    .setItems(items)
                     .setFrom(scatter.has("from") ? whole(scatter.get("from"), path + "scatter.from") : null)
                     .setTo(scatter.has("to") ? whole(scatter.get("to"), path + "scatter.to") : null)
                     .setShardSize(scatter.has("shardSize") ? integer(scatter.get("shardSize"), path + "scatter.shardSize") : null)
@@ -182,6 +195,23 @@ public final class JobFiles {
             return value.asInt();
         }
         throw new JobFileException(path + ": expected a whole number, got '" + value.asText() + "'");
+    }
+
+    /** The non-blank lines of a file next to the job file: one scatter item each. */
+    private static List<String> lines(String file, Path baseDir, String path) throws JobFileException {
+        if (baseDir == null) {
+            throw new JobFileException(path + ": a file can only be read from a job file on disk; list the items instead");
+        }
+        Path resolved = baseDir.resolve(file);
+        try (var lines = Files.lines(resolved)) {
+            List<String> items = lines.map(String::strip).filter(l -> !l.isEmpty()).toList();
+            if (items.isEmpty()) {
+                throw new JobFileException(path + ": " + resolved + " has no lines");
+            }
+            return items;
+        } catch (IOException e) {
+            throw new JobFileException(path + ": cannot read " + resolved + " (" + e.getMessage() + ")");
+        }
     }
 
     private static Long whole(JsonNode value, String path) throws JobFileException {

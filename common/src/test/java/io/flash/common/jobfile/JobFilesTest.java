@@ -78,4 +78,25 @@ class JobFilesTest {
         assertEquals(List.of(75), t.getRetryOnExitCodes());
         assertEquals("10s", t.getBackoff());
     }
+
+    @Test
+    void scattersOverTheLinesOfAFileNextToTheJobFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Files.writeString(dir.resolve("panel.txt"), "genome-a\ngenome-b\n\ngenome-c\n");
+        java.nio.file.Path jobFile = dir.resolve("job.yaml");
+        java.nio.file.Files.writeString(jobFile, """
+                name: j
+                tasks:
+                  - name: compare
+                    image: x
+                    command: echo "$FLASH_SHARD_ITEMS"
+                    scatter: {file: panel.txt, shardSize: 2}
+                """);
+        JobSubmission job = JobFiles.read(jobFile);
+        assertEquals(List.of("genome-a", "genome-b", "genome-c"), job.getTasks().get(0).getScatter().getItems());
+        JobFileException e = assertThrows(JobFileException.class, () -> JobFiles.parse("""
+                name: j
+                tasks: [{name: a, image: x, command: echo, scatter: {file: missing.txt, shardSize: 1}}]
+                """, dir));
+        assertTrue(e.getMessage().startsWith("tasks[0].scatter.file: cannot read"), e.getMessage());
+    }
 }
