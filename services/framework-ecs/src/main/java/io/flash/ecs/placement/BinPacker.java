@@ -63,6 +63,11 @@ public final class BinPacker {
         if (task.getNetwork() == NetworkMode.BRIDGE && !hb.getNetwork()) {
             return "offer no network";
         }
+        for (var label : task.getNodeLabels().entrySet()) {
+            if (!label.getValue().equals(hb.getLabels().get(label.getKey()))) {
+                return "lack label " + label.getKey() + "=" + label.getValue();
+            }
+        }
         Capacity need = task.getResources();
         Capacity total = hb.getTotal();
         if (!Resources.fits(need, total)) {

@@ -1,6 +1,7 @@
 package io.flash.ecs.topology;
 
 import io.flash.ecs.placement.BinPacker;
+import io.flash.ecs.queue.FairShare;
 import io.flash.ecs.placement.Resources;
 import io.flash.schema.*;
 import org.apache.avro.specific.SpecificRecord;
@@ -191,13 +192,14 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
             it.forEachRemaining(kv -> waiting.add(kv.value));
         }
         if (waiting.isEmpty()) return;
-        waiting.sort(Comparator.comparingInt((TaskDispatch d) -> -d.getReady().getPriority())
-                .thenComparingLong(TaskDispatch::getDispatchedAt));
         Map<String, NodeRecord> live = new LinkedHashMap<>();
         try (KeyValueIterator<String, NodeRecord> it = nodes.all()) {
             it.forEachRemaining(kv -> live.put(kv.key, kv.value));
         }
-        for (TaskDispatch dispatch : waiting) {
+        FairShare fairShare = new FairShare(shardTotal(live.values()), heldByOwner());
+        // The fairest candidate first; one that fits nowhere waits for the next round.
+        for (Iterator<TaskDispatch> order = fairShare.order(waiting); order.hasNext(); ) {
+            TaskDispatch dispatch = order.next();
             TaskReady ready = dispatch.getReady();
             BinPacker.Choice choice = packer.place(ready.getTask(), live.values());
             if (choice.nodeId() == null) {
@@ -210,6 +212,7 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
                 }
                 continue;
             }
+            fairShare.placed(ready.getOwner(), ready.getTask().getResources());
             lastHoldReason.remove(ready.getAttemptId());
             NodeRecord node = live.get(choice.nodeId());
             node.setAllocated(Resources.plus(node.getAllocated(), ready.getTask().getResources()));
@@ -229,6 +232,26 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
                     .setType(TaskEventType.PLACED).setFrameworkId(settings.frameworkId()).setNodeId(choice.nodeId())
                     .setAt(now).build(), now);
         }
+    }
+
+    private static Capacity shardTotal(Collection<NodeRecord> nodes) {
+        Capacity total = Resources.zero();
+        for (NodeRecord node : nodes) {
+            if (!node.getLost()) total = Resources.plus(total, node.getHeartbeat().getTotal());
+        }
+        return total;
+    }
+
+    /** What each user's placed attempts hold in this shard. */
+    private Map<String, Capacity> heldByOwner() {
+        Map<String, Capacity> held = new HashMap<>();
+        try (KeyValueIterator<String, Placement> it = placements.all()) {
+            it.forEachRemaining(kv -> {
+                TaskReady r = kv.value.getDispatch().getReady();
+                held.merge(r.getOwner(), r.getTask().getResources(), Resources::plus);
+            });
+        }
+        return held;
     }
 
     private void release(Placement placement) {

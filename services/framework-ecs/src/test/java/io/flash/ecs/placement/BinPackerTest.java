@@ -59,4 +59,15 @@ class BinPackerTest {
         assertNull(choice.nodeId());
         assertEquals("3 nodes: 1 lack disk type ssd; 1 lack free cpu; 1 lost", choice.reason());
     }
+
+    @Test
+    void honoursNodeLabels() {
+        NodeRecord plain = record("plain", 4, 4096 * MIB, Resources.zero());
+        NodeRecord gpuLab = record("lab", 4, 4096 * MIB, Resources.zero());
+        gpuLab.getHeartbeat().setLabels(java.util.Map.of("room", "wet-lab"));
+        TaskDefinition t = needs(1, 64 * MIB);
+        t.setNodeLabels(java.util.Map.of("room", "wet-lab"));
+        assertEquals("lab", packer.place(t, List.of(plain, gpuLab)).nodeId());
+        assertEquals("1 node: 1 lack label room=wet-lab", packer.place(t, List.of(plain)).reason());
+    }
 }
