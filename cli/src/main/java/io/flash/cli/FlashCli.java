@@ -183,6 +183,9 @@ public final class FlashCli {
             if (t.getReason() != null) {
                 System.out.println("    reason: " + t.getReason());
             }
+            for (String output : t.getOutputs()) {
+                System.out.println("    output: " + output);
+            }
             if (t.getStdoutTail() != null && !t.getStdoutTail().isBlank()) {
                 t.getStdoutTail().lines().forEach(line -> System.out.println("    | " + line));
             }

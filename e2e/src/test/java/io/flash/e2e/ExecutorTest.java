@@ -128,4 +128,21 @@ class ExecutorTest extends StackTest {
         java.nio.file.Path saved = stack.dataDir().resolve("work/jobs/" + result.getJobId() + "/.flash/logs/" + attemptId + ".log");
         assertEquals(100_000, java.nio.file.Files.readAllLines(saved).size(), "the full log is saved in the job's workspace");
     }
+
+    @Test
+    void declaredOutputsAreCheckedBeforeSuccessIsReported() throws Exception {
+        TaskSpec writes = task("writes", "mkdir -p /workspace/results && printf 'ACGT' > /workspace/results/seq.txt", 0.25, "32Mi");
+        writes.setOutputs(List.of("results/seq.txt"));
+        TaskSpec forgets = task("forgets", "echo nothing written", 0.25, "32Mi");
+        forgets.setOutputs(List.of("results/missing.vcf"));
+        forgets.setDependsOn(List.of("writes"));
+        JobSubmission job = job("outputs", writes, forgets);
+        JobResult result = run(job);
+
+        assertEquals(List.of("results/seq.txt (4 bytes)"), result.getTasks().get(0).getOutputs());
+        assertEquals(JobState.FAILED, result.getState());
+        TaskSummary forgot = result.getTasks().get(1);
+        assertEquals(FailureClass.USER, forgot.getFailureClass());
+        assertTrue(forgot.getReason().contains("left no results/missing.vcf in the job workspace"), forgot.getReason());
+    }
 }

@@ -200,6 +200,7 @@ public final class JobPlanner {
         if (event.getNodeId() != null) unit.setNodeId(event.getNodeId());
         if (event.getFrameworkId() != null) unit.setFrameworkId(event.getFrameworkId());
         if (event.getStdoutTail() != null) unit.setStdoutTail(event.getStdoutTail());
+        unit.setOutputs(event.getOutputs());
         if (event.getPeakMemoryBytes() != null) unit.setPeakMemoryBytes(event.getPeakMemoryBytes());
         if (event.getCpuSeconds() != null) unit.setCpuSeconds(event.getCpuSeconds());
         unit.setReason(reason);

@@ -182,6 +182,17 @@ public final class DockerRuntime implements AutoCloseable {
 
     public Exit exitOf(String containerId, boolean timedOut) {
         InspectContainerResponse.ContainerState state = docker.inspectContainerCmd(containerId).exec().getState();
+        // The engine can answer the wait before it records an OOM kill: a SIGKILLed exit is asked again.
+        for (int retry = 0; retry < 5 && !timedOut && !Boolean.TRUE.equals(state.getOOMKilled())
+                && state.getExitCodeLong() != null && state.getExitCodeLong() == 137; retry++) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            state = docker.inspectContainerCmd(containerId).exec().getState();
+        }
         Long code = state.getExitCodeLong();
         return new Exit(code == null ? -1 : code.intValue(), Boolean.TRUE.equals(state.getOOMKilled()), timedOut);
     }

@@ -6,6 +6,8 @@ import io.flash.schema.*;
 import org.jboss.logging.Logger;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -26,6 +28,7 @@ final class AttemptRunner {
 
     private final UsageSampler usage;
     private final WorkDirs.Layout workDirs;
+    private final OutputCheck outputs;
 
     AttemptRunner(DockerRuntime docker, NodeSettings settings, AttemptReporter reporter, java.util.Map<String, String> killReasons,
                   UsageSampler usage) {
@@ -35,6 +38,7 @@ final class AttemptRunner {
         this.killReasons = killReasons;
         this.usage = usage;
         this.workDirs = new WorkDirs.Layout(settings.workRoot());
+        this.outputs = new OutputCheck(settings.workRoot());
     }
 
     /**
@@ -46,6 +50,7 @@ final class AttemptRunner {
         try {
             docker.ensureImage(task.getImage(), settings.pullTimeout());
             WorkDirs dirs = workDirs.create(assignment.getJobId(), assignment.getAttemptId());
+            declaredOutputs.put(assignment.getAttemptId(), task.getOutputs());
             return docker.create(settings.nodeId(), assignment.getJobId(), assignment.getTaskId(), assignment.getAttemptId(), task,
                     dirs.workspace(), dirs.work());
         } catch (InterruptedException e) {
@@ -71,6 +76,10 @@ final class AttemptRunner {
     }
 
     /** A running container: wait for it, then report. Used for fresh starts and after an executor restart. */
+    /** Declared outputs per attempt, known from its assignment (empty after an executor restart: not checked then). */
+    final java.util.Map<String, List<String>> declaredOutputs = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Map<String, List<String>> foundOutputs = new java.util.concurrent.ConcurrentHashMap<>();
+
     void awaitRunning(String jobId, String taskId, String attemptId, String containerId, Long timeoutSeconds) throws Exception {
         UsageSampler.Watch watch = usage.watch(settings.nodeId(), jobId, taskId, attemptId, containerId);
         Path logFile = workDirs.logFile(jobId, attemptId);
@@ -122,7 +131,15 @@ final class AttemptRunner {
                     "killed after its timeout of " + timeoutSeconds + " s", containerId);
         } else if (exit.exitCode() == 0) {
             // A child killed for memory that the program survived is the program's business.
-            finish(jobId, taskId, attemptId, AttemptState.SUCCEEDED, 0, null, null, containerId);
+            List<String> missing = new ArrayList<>();
+            List<String> found = outputs.check(jobId, declaredOutputs.getOrDefault(attemptId, List.of()), missing);
+            if (missing.isEmpty()) {
+                foundOutputs.put(attemptId, found);
+                finish(jobId, taskId, attemptId, AttemptState.SUCCEEDED, 0, null, null, containerId);
+            } else {
+                finish(jobId, taskId, attemptId, AttemptState.FAILED, 0, FailureClass.USER,
+                        "exited 0 but left no " + String.join(", ", missing) + " in the job workspace (declared in outputs)", containerId);
+            }
         } else if (exit.oomKilled()) {
             finish(jobId, taskId, attemptId, AttemptState.FAILED, exit.exitCode(), FailureClass.OOM_KILLED,
                     "the kernel killed it for exceeding its memory limit", containerId);
@@ -151,8 +168,11 @@ final class AttemptRunner {
         }
         CgroupUsage.Reading used = lastUsage.getOrDefault(attemptId, Optional.empty()).orElse(null);
         lastUsage.remove(attemptId);
+        declaredOutputs.remove(attemptId);
+        List<String> outputsFound = foundOutputs.remove(attemptId);
         reporter.report(event(jobId, taskId, attemptId, state)
                 .setExitCode(exitCode).setFailureClass(failureClass).setReason(reason).setStdoutTail(tail)
+                .setOutputs(outputsFound == null ? List.of() : outputsFound)
                 .setPeakMemoryBytes(used == null ? null : used.peakMemoryBytes())
                 .setCpuSeconds(used == null ? null : used.cpuSeconds()).build());
         LOG.infof("attempt %s %s%s", attemptId, state, exitCode == null ? "" : " (exit " + exitCode + ")");

@@ -128,7 +128,7 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
                 .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(ready.getAttemptId())
                 .setFrameworkId(settings.frameworkId()).setNodeId(placement.getNodeId())
                 .setExitCode(event.getExitCode()).setFailureClass(event.getFailureClass()).setReason(event.getReason())
-                .setStdoutTail(event.getStdoutTail()).setPeakMemoryBytes(event.getPeakMemoryBytes())
+                .setStdoutTail(event.getStdoutTail()).setOutputs(event.getOutputs()).setPeakMemoryBytes(event.getPeakMemoryBytes())
                 .setCpuSeconds(event.getCpuSeconds()).setAt(event.getAt());
         switch (event.getState()) {
             case STARTED -> {

@@ -194,6 +194,17 @@ public final class JobValidator {
         checkExitCodes(spec.getRetryOnExitCodes(), path + "retryOnExitCodes", errors);
         checkExitCodes(spec.getFailOnExitCodes(), path + "failOnExitCodes", errors);
         Scatter scatter = spec.getScatter() == null ? null : scatter(spec.getScatter(), path + "scatter", errors);
+        List<String> outputs = new ArrayList<>();
+        for (int o = 0; o < spec.getOutputs().size(); o++) {
+            String output = spec.getOutputs().get(o).strip();
+            String relative = output.startsWith("/workspace/") ? output.substring("/workspace/".length()) : output;
+            if (relative.isEmpty() || relative.startsWith("/") || java.util.Arrays.asList(relative.split("/")).contains("..")) {
+                errors.add(error(path + "outputs[" + o + "]", "'" + output + "' is not a path inside the job workspace "
+                        + "(write it relative to /workspace, e.g. results/sample.vcf, without '..')"));
+            } else {
+                outputs.add(relative);
+            }
+        }
         List<String> deps = spec.getDependsOn() == null ? List.of() : spec.getDependsOn();
         for (int d = 0; d < deps.size(); d++) {
             String dep = deps.get(d);
@@ -215,6 +226,7 @@ public final class JobValidator {
                 .setDiskType(diskType)
                 .setNetwork(network)
                 .setDependsOn(new ArrayList<>(new LinkedHashSet<>(deps)))
+                .setOutputs(outputs)
                 .setMaxAttempts(maxAttempts)
                 .setRetryOnExitCodes(spec.getRetryOnExitCodes())
                 .setFailOnExitCodes(spec.getFailOnExitCodes())

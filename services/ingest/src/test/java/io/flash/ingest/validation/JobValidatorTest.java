@@ -146,4 +146,12 @@ class JobValidatorTest {
         assertEquals("32Gi is more than any node offers (largest: 16Gi, on ecs-big)", errors.get("tasks[0].resources.memory"));
         assertTrue(validator.validate(job(task("a")), "j", "s", 0L, largest).isAccepted());
     }
+
+    @Test
+    void outputsMustStayInsideTheWorkspace() {
+        Map<String, String> errors = errors(job(task("a").setOutputs(List.of("ok/file.txt", "../escape", "/etc/passwd"))));
+        assertEquals(Set.of("tasks[0].outputs[1]", "tasks[0].outputs[2]"), errors.keySet());
+        ValidationResult ok = validator.validate(job(task("a").setOutputs(List.of("/workspace/r/x.vcf", "r/y.vcf"))), "j", "s", 0L);
+        assertEquals(List.of("r/x.vcf", "r/y.vcf"), ok.accepted().getTasks().get(0).getOutputs());
+    }
 }
