@@ -178,8 +178,13 @@ public final class FlashCli {
             System.out.println("  reason: " + r.getReason());
         }
         for (TaskSummary t : r.getTasks()) {
-            System.out.printf("  task %-20s %-10s attempts=%d exit=%s node=%s%n", t.getName(), t.getState(), t.getAttempts(),
-                    t.getExitCode(), t.getNodeId());
+            if (t.getShards() > 1) {
+                System.out.printf("  task %-20s %-10s %d shards: %d succeeded, %d failed%n", t.getName(), t.getState(), t.getShards(),
+                        t.getShardsSucceeded(), t.getShardsFailed());
+            } else {
+                System.out.printf("  task %-20s %-10s attempts=%d exit=%s node=%s%n", t.getName(), t.getState(), t.getAttempts(),
+                        t.getExitCode(), t.getNodeId());
+            }
             if (t.getReason() != null) {
                 System.out.println("    reason: " + t.getReason());
             }
