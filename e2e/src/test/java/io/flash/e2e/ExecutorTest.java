@@ -145,4 +145,29 @@ class ExecutorTest extends StackTest {
         assertEquals(FailureClass.USER, forgot.getFailureClass());
         assertTrue(forgot.getReason().contains("left no results/missing.vcf in the job workspace"), forgot.getReason());
     }
+
+    @Test
+    void anExecutorKilledMidBatchReportsEveryAttemptOnceWithItsTrueExitCode() throws Exception {
+        TaskSpec[] tasks = new TaskSpec[20];
+        for (int i = 0; i < 20; i++) {
+            tasks[i] = task("t" + i, "sleep 4; exit " + (i % 3), 0.05, "16Mi");
+        }
+        JobSubmission job = job("executor-crash-batch", tasks);
+        job.setFailureMode("continue");
+        String jobId = client.submit(job);
+        awaitPage(jobId, p -> p.get("job").get("tasksRunning").asInt() == 20
+                        && java.util.stream.StreamSupport.stream(p.get("tasks").spliterator(), false)
+                        .allMatch(t -> "RUNNING".equals(t.get("state").asText())),
+                Duration.ofSeconds(90), "all 20 running");
+        stack.kill("executor");
+        stack.startService("executor", Map.of());
+        stack.awaitReady("executor", Duration.ofSeconds(120));
+        JobResult result = client.awaitOutcome(job.getSubmissionId(), Duration.ofSeconds(120)).orElseThrow().result();
+        for (int i = 0; i < 20; i++) {
+            TaskSummary t = result.getTasks().get(i);
+            assertEquals(1, t.getAttempts(), t.getName() + " ran once");
+            assertEquals(i % 3, t.getExitCode(), t.getName() + " reports its own exit code");
+            assertEquals(i % 3 == 0 ? TaskState.SUCCEEDED : TaskState.FAILED, t.getState(), t.getName());
+        }
+    }
 }
