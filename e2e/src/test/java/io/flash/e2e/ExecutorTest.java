@@ -170,4 +170,13 @@ class ExecutorTest extends StackTest {
             assertEquals(i % 3 == 0 ? TaskState.SUCCEEDED : TaskState.FAILED, t.getState(), t.getName());
         }
     }
+
+    @Test
+    void aTaskWhoseInputsAreMissingFailsSayingWhich() throws Exception {
+        TaskSpec reads = task("reads", "cat /workspace/ref/genome.fa", 0.25, "32Mi");
+        reads.setInputs(List.of("ref/genome.fa"));
+        JobResult result = run(job("missing-input", reads));
+        assertEquals(JobState.FAILED, result.getState());
+        assertTrue(result.getReason().contains("its inputs ref/genome.fa are not in the job workspace"), result.getReason());
+    }
 }

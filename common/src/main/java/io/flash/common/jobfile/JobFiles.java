@@ -28,7 +28,7 @@ public final class JobFiles {
     private static final Set<String> JOB_FIELDS = Set.of("submissionId", "name", "owner", "queue", "priority",
             "labels", "failureMode", "tasks");
     private static final Set<String> TASK_FIELDS = Set.of("name", "image", "command", "shell", "env", "workdir",
-            "resources", "dependsOn", "outputs", "maxAttempts", "retryOnExitCodes", "failOnExitCodes", "backoff", "timeout", "framework",
+            "resources", "dependsOn", "inputs", "outputs", "maxAttempts", "retryOnExitCodes", "failOnExitCodes", "backoff", "timeout", "framework",
             "nodeLabels", "scatter");
     private static final Set<String> SCATTER_FIELDS = Set.of("items", "from", "to", "shardSize", "file");
     private static final Set<String> RESOURCE_FIELDS = Set.of("cpu", "memory", "disk", "diskType", "network", "gpus");
@@ -91,6 +91,7 @@ public final class JobFiles {
                 .setWorkdir(text(node, "workdir", path))
                 .setDependsOn(stringList(node.get("dependsOn"), path + "dependsOn"))
                 .setOutputs(stringList(node.get("outputs"), path + "outputs"))
+                .setInputs(stringList(node.get("inputs"), path + "inputs"))
                 .setTimeout(text(node, "timeout", path))
                 .setFramework(text(node, "framework", path))
                 .setMaxAttempts(node.has("maxAttempts") ? integer(node.get("maxAttempts"), path + "maxAttempts") : null)

@@ -1,5 +1,6 @@
 package io.flash.planner.topology;
 
+import io.flash.common.testing.MutableClock;
 import io.flash.common.testing.TopologyHarness;
 import io.flash.planner.dag.RetryPolicy;
 import io.flash.schema.*;
@@ -9,11 +10,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.time.ZoneOffset;
 
 import static io.flash.common.testing.Samples.*;
 import static org.junit.jupiter.api.Assertions.*;
@@ -26,12 +25,17 @@ class PlannerTopologyTest {
     private TestOutputTopic<String, TaskReady> ready;
     private TestOutputTopic<String, JobStatus> status;
     private TestOutputTopic<String, JobResult> results;
+    private TestInputTopic<String, JobCommand> commands;
+    private TestOutputTopic<String, TaskSummary> unitStatus;
+    private final MutableClock clock = new MutableClock(10_000);
 
     @BeforeEach
     void setUp() {
-        Clock clock = Clock.fixed(Instant.ofEpochMilli(10_000), ZoneOffset.UTC);
-        harness = new TopologyHarness("planner-test", clock.instant(), topics -> PlannerTopology.build(topics, RetryPolicy.defaults(), Duration.ofSeconds(1), clock));
+        harness = new TopologyHarness("planner-test", clock.instant(),
+                topics -> PlannerTopology.build(topics, RetryPolicy.defaults(), Duration.ofSeconds(1), clock));
         var topics = harness.topics;
+        commands = harness.input(topics.jobsCommands);
+        unitStatus = harness.output(topics.tasksStatus);
         accepted = harness.input(topics.jobsAccepted);
         events = harness.input(topics.tasksEvents);
         ready = harness.output(topics.tasksReady);
@@ -97,5 +101,56 @@ class PlannerTopologyTest {
         events.pipeInput("nobody", event(ready("nobody", task("a"), 1), TaskEventType.SUCCEEDED));
         assertTrue(results.isEmpty());
         assertTrue(status.isEmpty());
+    }
+
+    private static TaskEvent failed(TaskReady r, TaskEventType type, FailureClass cause, Integer exitCode) {
+        TaskEvent e = event(r, type);
+        e.setFailureClass(cause);
+        e.setExitCode(exitCode);
+        return e;
+    }
+
+    @Test
+    void aLostAttemptIsPublishedAgainAsANewAttempt() {
+        accepted.pipeInput("j", job("j", task("a")));
+        TaskReady first = ready.readValue();
+        events.pipeInput("j", failed(first, TaskEventType.LOST, FailureClass.NODE_LOST, null));
+        TaskReady second = ready.readValue();
+        assertEquals("j.a.2", second.getAttemptId());
+        TaskSummary unit = unitStatus.readValuesToList().stream().reduce((x, y) -> y).orElseThrow();
+        assertEquals(1, unit.getInfraFailures());
+        assertTrue(unit.getReason().contains("was lost with its node n1"), unit.getReason());
+    }
+
+    @Test
+    void aUserRetryWaitsOutItsBackoff() {
+        TaskDefinition flaky = task("a");
+        flaky.setMaxAttempts(2);
+        flaky.setBackoffSeconds(5L);
+        accepted.pipeInput("j", job("j", flaky));
+        events.pipeInput("j", failed(ready.readValue(), TaskEventType.FAILED, FailureClass.USER, 1));
+        harness.driver.advanceWallClockTime(Duration.ofSeconds(2));
+        assertTrue(ready.isEmpty(), "still in its backoff");
+        clock.advance(6_000);
+        harness.driver.advanceWallClockTime(Duration.ofSeconds(4));
+        assertEquals("j.a.2", ready.readValue().getAttemptId());
+    }
+
+    @Test
+    void aCancelCommandBecomesACancelRequestAndEndsTheJob() {
+        accepted.pipeInput("j", job("j", task("a"), task("b", "a")));
+        TaskReady a = ready.readValue();
+        TaskEvent dispatched = event(a, TaskEventType.DISPATCHED);
+        dispatched.setShard(1);
+        events.pipeInput("j", dispatched);
+        commands.pipeInput("j", JobCommand.newBuilder().setJobId("j").setAction(JobAction.CANCEL).setReason("test").setAt(1L).build());
+        TaskReady cancel = ready.readValue();
+        assertTrue(cancel.getCancel());
+        assertEquals("ecs", cancel.getCancelFramework());
+        assertEquals(1, cancel.getCancelShard());
+        events.pipeInput("j", failed(a, TaskEventType.CANCELLED, FailureClass.CANCELLED, 137));
+        JobResult result = results.readValue();
+        assertEquals(JobState.CANCELLED, result.getState());
+        assertEquals("cancelled: test", result.getReason());
     }
 }

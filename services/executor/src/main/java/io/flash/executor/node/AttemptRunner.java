@@ -49,6 +49,13 @@ final class AttemptRunner {
         TaskDefinition task = assignment.getTask();
         try {
             docker.ensureImage(task.getImage(), settings.pullTimeout());
+            List<String> missingInputs = new ArrayList<>();
+            outputs.check(assignment.getJobId(), task.getInputs(), missingInputs);
+            if (!missingInputs.isEmpty()) {
+                finish(assignment.getJobId(), assignment.getTaskId(), assignment.getAttemptId(), AttemptState.FAILED, null,
+                        FailureClass.USER, "its inputs " + String.join(", ", missingInputs) + " are not in the job workspace", null);
+                return null;
+            }
             WorkDirs dirs = workDirs.create(assignment.getJobId(), assignment.getAttemptId());
             declaredOutputs.put(assignment.getAttemptId(), task.getOutputs());
             return docker.create(settings.nodeId(), assignment.getJobId(), assignment.getTaskId(), assignment.getAttemptId(), task,

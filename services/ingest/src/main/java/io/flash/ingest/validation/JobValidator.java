@@ -194,17 +194,8 @@ public final class JobValidator {
         checkExitCodes(spec.getRetryOnExitCodes(), path + "retryOnExitCodes", errors);
         checkExitCodes(spec.getFailOnExitCodes(), path + "failOnExitCodes", errors);
         Scatter scatter = spec.getScatter() == null ? null : scatter(spec.getScatter(), path + "scatter", errors);
-        List<String> outputs = new ArrayList<>();
-        for (int o = 0; o < spec.getOutputs().size(); o++) {
-            String output = spec.getOutputs().get(o).strip();
-            String relative = output.startsWith("/workspace/") ? output.substring("/workspace/".length()) : output;
-            if (relative.isEmpty() || relative.startsWith("/") || java.util.Arrays.asList(relative.split("/")).contains("..")) {
-                errors.add(error(path + "outputs[" + o + "]", "'" + output + "' is not a path inside the job workspace "
-                        + "(write it relative to /workspace, e.g. results/sample.vcf, without '..')"));
-            } else {
-                outputs.add(relative);
-            }
-        }
+        List<String> outputs = workspacePaths(spec.getOutputs(), path + "outputs", errors);
+        List<String> inputs = workspacePaths(spec.getInputs(), path + "inputs", errors);
         List<String> deps = spec.getDependsOn() == null ? List.of() : spec.getDependsOn();
         for (int d = 0; d < deps.size(); d++) {
             String dep = deps.get(d);
@@ -227,6 +218,7 @@ public final class JobValidator {
                 .setNetwork(network)
                 .setDependsOn(new ArrayList<>(new LinkedHashSet<>(deps)))
                 .setOutputs(outputs)
+                .setInputs(inputs)
                 .setMaxAttempts(maxAttempts)
                 .setRetryOnExitCodes(spec.getRetryOnExitCodes())
                 .setFailOnExitCodes(spec.getFailOnExitCodes())
@@ -236,6 +228,27 @@ public final class JobValidator {
                 .setTimeoutSeconds(timeout)
                 .setFramework(spec.getFramework() == null || spec.getFramework().isBlank() ? null : spec.getFramework().trim())
                 .build();
+    }
+
+    /** Paths in the job workspace, made relative to it; object-store URIs come with object-store staging. */
+    private static List<String> workspacePaths(List<String> paths, String field, List<FieldError> errors) {
+        List<String> relative = new ArrayList<>();
+        for (int i = 0; i < paths.size(); i++) {
+            String raw = paths.get(i).strip();
+            if (raw.matches("[a-zA-Z][a-zA-Z0-9+.-]*://.*")) {
+                errors.add(error(field + "[" + i + "]", "'" + raw + "': object-store URIs are not supported yet; "
+                        + "use a path in the job workspace (a task can fetch the object into /workspace)"));
+                continue;
+            }
+            String path = raw.startsWith("/workspace/") ? raw.substring("/workspace/".length()) : raw;
+            if (path.isEmpty() || path.startsWith("/") || java.util.Arrays.asList(path.split("/")).contains("..")) {
+                errors.add(error(field + "[" + i + "]", "'" + raw + "' is not a path inside the job workspace "
+                        + "(write it relative to /workspace, e.g. results/sample.vcf, without '..')"));
+            } else {
+                relative.add(path);
+            }
+        }
+        return relative;
     }
 
     private static void checkExitCodes(List<Integer> codes, String path, List<FieldError> errors) {

@@ -154,4 +154,11 @@ class JobValidatorTest {
         ValidationResult ok = validator.validate(job(task("a").setOutputs(List.of("/workspace/r/x.vcf", "r/y.vcf"))), "j", "s", 0L);
         assertEquals(List.of("r/x.vcf", "r/y.vcf"), ok.accepted().getTasks().get(0).getOutputs());
     }
+
+    @Test
+    void inputsAreWorkspacePathsAndObjectStoreUrisAreRefusedClearly() {
+        Map<String, String> errors = errors(job(task("a").setInputs(List.of("ref/lambda.fa", "s3://bucket/reads.fq"))));
+        assertEquals(Set.of("tasks[0].inputs[1]"), errors.keySet());
+        assertTrue(errors.get("tasks[0].inputs[1]").contains("not supported yet"));
+    }
 }
