@@ -22,6 +22,17 @@ public final class FrameworkSelector {
      * @param reserved what was dispatched to each shard ("fw/shard") since its heartbeat, not yet in it
      */
     public Decision choose(TaskReady ready, Collection<FrameworkHeartbeat> shards, Map<String, Reservation> reserved, long now) {
+        Decision decision = choose(ready, shards, reserved, now, true);
+        if (decision instanceof Decision.Dispatch || ready.getExcludedFrameworks().isEmpty()) {
+            return decision;
+        }
+        // Exclusions steer a retry elsewhere; where there is no elsewhere, the excluded framework may try again.
+        Decision fallback = choose(ready, shards, reserved, now, false);
+        return fallback instanceof Decision.Dispatch ? fallback : decision;
+    }
+
+    private Decision choose(TaskReady ready, Collection<FrameworkHeartbeat> shards, Map<String, Reservation> reserved, long now,
+                            boolean honourExclusions) {
         TaskDefinition task = ready.getTask();
         Map<String, List<FrameworkHeartbeat>> byFramework = new TreeMap<>();
         for (FrameworkHeartbeat hb : shards) {
@@ -40,7 +51,7 @@ public final class FrameworkSelector {
                 reasons.add(fw + " is not the requested framework " + task.getFramework());
                 continue;
             }
-            if (ready.getExcludedFrameworks().contains(fw)) {
+            if (honourExclusions && ready.getExcludedFrameworks().contains(fw)) {
                 reasons.add(fw + " is excluded after earlier failures there");
                 continue;
             }

@@ -74,9 +74,12 @@ class FrameworkSelectorTest {
 
         TaskReady excluded = readyTask(1, MIB);
         excluded.setExcludedFrameworks(List.of("ecs"));
-        assertEquals(new Decision.Fail("1 framework: ecs is excluded after earlier failures there"),
+        assertEquals(new Decision.Dispatch("other", 0), selector.choose(excluded,
+                List.of(framework("ecs", 0, 8, 8192 * MIB, NOW), framework("other", 0, 2, 1024 * MIB, NOW)), Map.of(), NOW),
+                "a retry avoids the framework it failed on");
+        assertEquals(new Decision.Dispatch("ecs", 0),
                 selector.choose(excluded, List.of(framework("ecs", 0, 8, 8192 * MIB, NOW)), Map.of(), NOW),
-                "an attempt excluded from every framework can never run");
+                "with nowhere else to go, the excluded framework may try again");
     }
 
     @Test

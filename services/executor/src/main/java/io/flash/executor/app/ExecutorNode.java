@@ -47,6 +47,7 @@ public class ExecutorNode implements HealthCheck {
     @ConfigProperty(name = "flash.node.pull-timeout") Duration pullTimeout;
     @ConfigProperty(name = "flash.node.log-tail-lines") int logTailLines;
     @ConfigProperty(name = "flash.docker.host") String dockerHost;
+    @ConfigProperty(name = "flash.node.registry-auth") Optional<String> registryAuth;
     @ConfigProperty(name = "flash.node.cgroup-root") String cgroupRoot;
     @ConfigProperty(name = "flash.node.usage-interval") Duration usageInterval;
     @ConfigProperty(name = "flash.node.work-root") String workRoot;
@@ -57,7 +58,7 @@ public class ExecutorNode implements HealthCheck {
     private NodeAgent agent;
 
     void onStart(@Observes StartupEvent event) throws Exception {
-        docker = new DockerRuntime(dockerHost);
+        docker = new DockerRuntime(dockerHost, io.flash.executor.docker.RegistryAuth.parse(registryAuth.orElse(null)));
         agent = new NodeAgent(settings(), docker, new FlashTopics(new RegistryValueSerdes(registryUrl)), bootstrap);
         agent.start();
     }

@@ -46,7 +46,14 @@ public final class DockerRuntime implements AutoCloseable {
 
     private final DockerClient docker;
 
+    private final RegistryAuth registryAuth;
+
     public DockerRuntime(String dockerHost) {
+        this(dockerHost, RegistryAuth.parse(null));
+    }
+
+    public DockerRuntime(String dockerHost, RegistryAuth registryAuth) {
+        this.registryAuth = registryAuth;
         DefaultDockerClientConfig config = DefaultDockerClientConfig.createDefaultConfigBuilder().withDockerHost(dockerHost).build();
         ApacheDockerHttpClient http = new ApacheDockerHttpClient.Builder()
                 .dockerHost(config.getDockerHost())
@@ -78,8 +85,15 @@ public final class DockerRuntime implements AutoCloseable {
         if (imagePresent(image)) {
             return;
         }
-        boolean done = docker.pullImageCmd(image).exec(new ResultCallback.Adapter<PullResponseItem>() {
-        }).awaitCompletion(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        var pull = docker.pullImageCmd(image);
+        registryAuth.forImage(image).ifPresent(pull::withAuthConfig);
+        boolean done;
+        try {
+            done = pull.exec(new ResultCallback.Adapter<PullResponseItem>() {
+            }).awaitCompletion(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("pulling " + image + " failed: " + e.getMessage(), e);
+        }
         if (!done) {
             throw new IllegalStateException("pulling " + image + " took longer than " + timeout.toSeconds() + " s");
         }
