@@ -50,7 +50,12 @@ public final class FlashStack implements AutoCloseable {
     }
 
     public String apiUrl() {
-        return "http://127.0.0.1:" + (httpBase + SERVICES.indexOf("ingest"));
+        return httpUrl("ingest");
+    }
+
+    /** The HTTP root (health, metrics) of one service. */
+    public String httpUrl(String service) {
+        return "http://127.0.0.1:" + (httpBase + SERVICES.indexOf(service));
     }
 
     /** kill -9 of one service, as a crash would. */

@@ -100,6 +100,21 @@ class FoundationTest {
         assertEquals(TopicNames.JOBS_SUBMITTED, rejections.get("bad-task").getSourceTopic());
     }
 
+    @Test
+    @Order(4)
+    void everyServiceReportsHealthAndPrometheusMetrics() throws Exception {
+        var http = java.net.http.HttpClient.newHttpClient();
+        for (String service : FlashStack.SERVICES) {
+            var health = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(stack.httpUrl(service) + "/q/health")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, health.statusCode(), service + ": " + health.body());
+            var metrics = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(stack.httpUrl(service) + "/q/metrics")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, metrics.statusCode(), service);
+            assertTrue(metrics.body().contains("kafka_"), service + " exposes Kafka client metrics");
+        }
+    }
+
     private static void assertFields(JobRejected rejected, String... fields) {
         assertNotNull(rejected, "expected a rejection for " + Arrays.toString(fields));
         Set<String> actual = new TreeSet<>();

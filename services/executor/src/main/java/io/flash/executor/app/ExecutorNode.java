@@ -54,6 +54,8 @@ public class ExecutorNode implements HealthCheck {
     @ConfigProperty(name = "flash.node.log-chunk-bytes") int logChunkBytes;
     @ConfigProperty(name = "flash.node.log-bytes-per-second") String logBytesPerSecond;
 
+    @jakarta.inject.Inject io.micrometer.core.instrument.MeterRegistry meters;
+
     private DockerRuntime docker;
     private NodeAgent agent;
 
@@ -61,6 +63,7 @@ public class ExecutorNode implements HealthCheck {
         docker = new DockerRuntime(dockerHost, io.flash.executor.docker.RegistryAuth.parse(registryAuth.orElse(null)));
         agent = new NodeAgent(settings(), docker, new FlashTopics(new RegistryValueSerdes(registryUrl)), bootstrap);
         agent.start();
+        agent.bindMetrics(meters);
     }
 
     void onStop(@Observes ShutdownEvent event) throws Exception {

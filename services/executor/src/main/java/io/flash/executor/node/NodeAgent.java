@@ -334,6 +334,14 @@ public final class NodeAgent implements AutoCloseable {
         }
     }
 
+    /** Kafka client metrics and the node's own gauges, for /q/metrics. */
+    public void bindMetrics(io.micrometer.core.instrument.MeterRegistry registry) {
+        new io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics(consumer).bindTo(registry);
+        new io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics(producer).bindTo(registry);
+        io.micrometer.core.instrument.Gauge.builder("flash_executor_attempts_running", running, Map::size)
+                .description("attempts this node is preparing, running or reporting").register(registry);
+    }
+
     public boolean healthy() {
         return pollThread != null && pollThread.isAlive();
     }
