@@ -80,7 +80,7 @@ class WorkflowTest extends StackTest {
         JobSubmission job = job("cancel-me", task("sleeper", "sleep 300", 0.25, "32Mi"),
                 depends(task("never", "echo never", 0.25, "32Mi"), "sleeper"));
         String jobId = client.submit(job);
-        awaitTaskState(jobId, "RUNNING", Duration.ofSeconds(60));
+        awaitFirstTask(jobId, "RUNNING");
         assertEquals(1, containersOf(jobId), "the sleeper runs in a container");
         long cancelAt = System.nanoTime();
         client.cancel(jobId, "e2e test");
@@ -98,7 +98,7 @@ class WorkflowTest extends StackTest {
                 depends(task("two", "sleep 2; echo two", 0.25, "32Mi"), "one"),
                 depends(task("three", "echo three", 0.25, "32Mi"), "two"));
         String jobId = client.submit(job);
-        awaitTaskState(jobId, "RUNNING", Duration.ofSeconds(60));
+        awaitFirstTask(jobId, "RUNNING");
         stack.kill("dag-planner");
         Thread.sleep(3000); // task one finishes while no planner runs
         stack.startService("dag-planner", Map.of());
@@ -178,10 +178,6 @@ class WorkflowTest extends StackTest {
 
     private JsonNode awaitMessage(String jobId, String text, Duration timeout) throws Exception {
         return awaitPage(jobId, p -> p.get("job").get("message").asText("").contains(text), timeout, "message " + text);
-    }
-
-    private void awaitTaskState(String jobId, String state, Duration timeout) throws Exception {
-        awaitFirstTask(jobId, state);
     }
 
     private static int containersOf(String jobId) throws Exception {

@@ -8,7 +8,6 @@ import io.flash.schema.JobAction;
 import io.flash.schema.JobCommand;
 import io.flash.schema.JobRejected;
 import io.flash.schema.JobResult;
-import io.flash.schema.JobStatus;
 import io.flash.schema.JobSubmission;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -146,11 +145,6 @@ public final class JobClient implements AutoCloseable {
         public void close() {
             consumer.close(Duration.ofSeconds(2));
         }
-    }
-
-    /** The latest status of a job from the compacted status topic, if there is one. */
-    public Optional<JobStatus> status(String jobId) {
-        return latest(topics.jobsStatus, jobId).map(JobStatus.class::cast);
     }
 
     public Optional<JobResult> result(String jobId) {

@@ -14,7 +14,6 @@ final class MemoryPlan implements PlanStore, Outbox {
     final TreeMap<String, TaskSummary> units = new TreeMap<>();
     final List<TaskReady> ready = new ArrayList<>();
     final List<DelayedAttempt> delayed = new ArrayList<>();
-    final List<TaskSummary> unitStatuses = new ArrayList<>();
     final List<JobStatus> statuses = new ArrayList<>();
     final List<JobResult> results = new ArrayList<>();
     final List<ResourceObservation> observations = new ArrayList<>();
@@ -50,7 +49,7 @@ final class MemoryPlan implements PlanStore, Outbox {
     @Override public void observed(ResourceObservation o) { observations.add(o); }
     @Override public void ready(TaskReady r) { ready.add(r); }
     @Override public void later(DelayedAttempt attempt) { delayed.add(attempt); }
-    @Override public void unitStatus(TaskSummary unit) { unitStatuses.add(copy(unit)); }
+    @Override public void unitStatus(TaskSummary unit) { }
     @Override public void jobStatus(JobStatus status) { statuses.add(status); }
     @Override public void result(JobResult result) { results.add(result); }
 

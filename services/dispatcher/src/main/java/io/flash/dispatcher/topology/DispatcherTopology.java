@@ -16,7 +16,6 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
-import org.apache.kafka.streams.state.ValueAndTimestamp;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -86,7 +85,6 @@ public final class DispatcherTopology {
         /** fw/shard → (heartbeat sentAt it applies to, what was sent since). Soft back-pressure; rebuilt by heartbeats. */
         private final Map<String, Map.Entry<Long, FrameworkSelector.Reservation>> reservations = new HashMap<>();
         private ProcessorContext<String, SpecificRecord> context;
-        private KeyValueStore<String, ValueAndTimestamp<FrameworkHeartbeat>> frameworksTimestamped;
         private KeyValueStore<String, FrameworkHeartbeat> frameworks;
         private KeyValueStore<String, HeldTask> held;
 
@@ -122,11 +120,7 @@ public final class DispatcherTopology {
                 emit(request, TaskEventType.CANCELLED, null, null, FailureClass.CANCELLED, "cancelled before it was dispatched", now);
                 return;
             }
-            List<FrameworkHeartbeat> targets = new ArrayList<>();
-            try (KeyValueIterator<String, FrameworkHeartbeat> it = frameworks.all()) {
-                it.forEachRemaining((KeyValue<String, FrameworkHeartbeat> kv) -> targets.add(kv.value));
-            }
-            for (FrameworkHeartbeat hb : targets) {
+            for (FrameworkHeartbeat hb : frameworkShards()) {
                 boolean known = request.getCancelFramework() != null;
                 if (known && !(hb.getFrameworkId().equals(request.getCancelFramework())
                         && Objects.equals(hb.getShard(), request.getCancelShard()))) {
@@ -152,10 +146,7 @@ public final class DispatcherTopology {
         }
 
         private void decide(TaskReady ready, HeldTask previouslyHeld, long now) {
-            List<FrameworkHeartbeat> shards = new ArrayList<>();
-            try (KeyValueIterator<String, FrameworkHeartbeat> it = frameworks.all()) {
-                it.forEachRemaining((KeyValue<String, FrameworkHeartbeat> kv) -> shards.add(kv.value));
-            }
+            List<FrameworkHeartbeat> shards = frameworkShards();
             Map<String, FrameworkSelector.Reservation> reserved = currentReservations(shards);
             Decision decision = selector.choose(ready, shards, reserved, now);
             if (decision instanceof Decision.Dispatch d) {
@@ -178,6 +169,15 @@ public final class DispatcherTopology {
                     emit(ready, TaskEventType.FAILED, null, null, FailureClass.UNSCHEDULABLE,
                             "no framework can ever run it: " + f.reason(), now);
             }
+        }
+
+        /** The latest heartbeat of every framework shard. */
+        private List<FrameworkHeartbeat> frameworkShards() {
+            List<FrameworkHeartbeat> shards = new ArrayList<>();
+            try (KeyValueIterator<String, FrameworkHeartbeat> it = frameworks.all()) {
+                it.forEachRemaining((KeyValue<String, FrameworkHeartbeat> kv) -> shards.add(kv.value));
+            }
+            return shards;
         }
 
         private Map<String, FrameworkSelector.Reservation> currentReservations(List<FrameworkHeartbeat> shards) {

@@ -8,7 +8,6 @@ import org.jboss.logging.Logger;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Runs one attempt to its end: image, container, start, wait, logs, exit, cleanup. Reports STARTED
@@ -28,7 +27,7 @@ final class AttemptRunner {
 
     private final UsageSampler usage;
     private final WorkDirs.Layout workDirs;
-    private final OutputCheck outputs;
+    private final WorkspaceFiles workspaceFiles;
 
     AttemptRunner(DockerRuntime docker, NodeSettings settings, AttemptReporter reporter, java.util.Map<String, String> killReasons,
                   UsageSampler usage) {
@@ -38,7 +37,7 @@ final class AttemptRunner {
         this.killReasons = killReasons;
         this.usage = usage;
         this.workDirs = new WorkDirs.Layout(settings.workRoot());
-        this.outputs = new OutputCheck(settings.workRoot());
+        this.workspaceFiles = new WorkspaceFiles(settings.workRoot());
     }
 
     /**
@@ -50,14 +49,13 @@ final class AttemptRunner {
         try {
             docker.ensureImage(task.getImage(), settings.pullTimeout());
             List<String> missingInputs = new ArrayList<>();
-            outputs.check(assignment.getJobId(), task.getInputs(), missingInputs);
+            workspaceFiles.check(assignment.getJobId(), task.getInputs(), missingInputs);
             if (!missingInputs.isEmpty()) {
                 finish(assignment.getJobId(), assignment.getTaskId(), assignment.getAttemptId(), AttemptState.FAILED, null,
                         FailureClass.USER, "its inputs " + String.join(", ", missingInputs) + " are not in the job workspace", null);
                 return null;
             }
             WorkDirs dirs = workDirs.create(assignment.getJobId(), assignment.getAttemptId());
-            declaredOutputs.put(assignment.getAttemptId(), task.getOutputs());
             return docker.create(settings.nodeId(), assignment.getJobId(), assignment.getTaskId(), assignment.getAttemptId(), task,
                     dirs.workspace(), dirs.work());
         } catch (InterruptedException e) {
@@ -70,7 +68,8 @@ final class AttemptRunner {
     }
 
     /** A container found created but not started (the executor stopped between the two). */
-    void startAndWait(String jobId, String taskId, String attemptId, String containerId, Long timeoutSeconds) throws Exception {
+    void startAndWait(String jobId, String taskId, String attemptId, String containerId, Long timeoutSeconds,
+                      List<String> declaredOutputs) throws Exception {
         try {
             docker.start(containerId);
         } catch (Exception e) {
@@ -79,18 +78,25 @@ final class AttemptRunner {
             return;
         }
         reporter.report(event(jobId, taskId, attemptId, AttemptState.STARTED).build());
-        awaitRunning(jobId, taskId, attemptId, containerId, timeoutSeconds);
+        awaitRunning(jobId, taskId, attemptId, containerId, timeoutSeconds, declaredOutputs);
     }
 
-    /** A running container: wait for it, then report. Used for fresh starts and after an executor restart. */
-    /** Declared outputs per attempt, known from its assignment (empty after an executor restart: not checked then). */
-    final java.util.Map<String, List<String>> declaredOutputs = new java.util.concurrent.ConcurrentHashMap<>();
-    private final java.util.Map<String, List<String>> foundOutputs = new java.util.concurrent.ConcurrentHashMap<>();
+    /** What was seen of an attempt while it ran: the last lines of its output, its last cgroup reading. */
+    private record Observed(String tail, CgroupUsage.Reading usage) {
+        static final Observed NOTHING = new Observed(null, null);
+    }
 
-    void awaitRunning(String jobId, String taskId, String attemptId, String containerId, Long timeoutSeconds) throws Exception {
+    /**
+     * A running container: wait for it, then report. Used for fresh starts and after an executor
+     * restart (then {@code declaredOutputs} is empty: the assignment is not at hand, so not checked).
+     */
+    void awaitRunning(String jobId, String taskId, String attemptId, String containerId, Long timeoutSeconds,
+                      List<String> declaredOutputs) throws Exception {
         UsageSampler.Watch watch = usage.watch(settings.nodeId(), jobId, taskId, attemptId, containerId);
         Path logFile = workDirs.logFile(jobId, attemptId);
         DockerRuntime.Exit exit;
+        CgroupUsage.Reading used;
+        String tail;
         try (LogStreamer logs = new LogStreamer(settings.nodeId(), jobId, taskId, attemptId, logFile,
                 chunk -> reporter.log(chunk, chunk.getLast()), settings.logChunkBytes(), settings.logBytesPerSecond(),
                 settings.logTailLines())) {
@@ -114,44 +120,46 @@ final class AttemptRunner {
             } finally {
                 flusher.cancel(false);
                 follower.close();
-                lastUsage.put(attemptId, Optional.ofNullable(watch.stop()));
+                used = watch.stop();
             }
             logs.finish(); // the whole log has left the node before the exit is reported
-            tails.put(attemptId, logs.tail());
+            tail = logs.tail();
         }
-        reportExit(jobId, taskId, attemptId, containerId, exit, timeoutSeconds);
+        reportExit(jobId, taskId, attemptId, containerId, exit, timeoutSeconds, declaredOutputs, new Observed(tail, used));
     }
 
-    /** The last lines of attempts whose output was streamed; taken by the final report. */
-    private final java.util.Map<String, String> tails = new java.util.concurrent.ConcurrentHashMap<>();
-
-    /** What each attempt used, from its last cgroup reading; taken by the final report. */
-    private final java.util.Map<String, Optional<CgroupUsage.Reading>> lastUsage = new java.util.concurrent.ConcurrentHashMap<>();
-
     /** A container that already stopped: report how it ended. */
-    void reportExit(String jobId, String taskId, String attemptId, String containerId, DockerRuntime.Exit exit, Long timeoutSeconds) throws Exception {
+    void reportExit(String jobId, String taskId, String attemptId, String containerId, DockerRuntime.Exit exit, Long timeoutSeconds)
+            throws Exception {
+        reportExit(jobId, taskId, attemptId, containerId, exit, timeoutSeconds, List.of(), Observed.NOTHING);
+    }
+
+    private void reportExit(String jobId, String taskId, String attemptId, String containerId, DockerRuntime.Exit exit,
+                            Long timeoutSeconds, List<String> declaredOutputs, Observed observed) throws Exception {
         String killReason = killReasons.remove(attemptId);
         if (killReason != null) {
-            finish(jobId, taskId, attemptId, AttemptState.CANCELLED, exit.exitCode(), FailureClass.CANCELLED, killReason, containerId);
+            finish(jobId, taskId, attemptId, AttemptState.CANCELLED, exit.exitCode(), FailureClass.CANCELLED, killReason,
+                    containerId, observed, List.of());
         } else if (exit.timedOut()) {
             finish(jobId, taskId, attemptId, AttemptState.FAILED, exit.exitCode(), FailureClass.TIMEOUT,
-                    "killed after its timeout of " + timeoutSeconds + " s", containerId);
+                    "killed after its timeout of " + timeoutSeconds + " s", containerId, observed, List.of());
         } else if (exit.exitCode() == 0) {
             // A child killed for memory that the program survived is the program's business.
             List<String> missing = new ArrayList<>();
-            List<String> found = outputs.check(jobId, declaredOutputs.getOrDefault(attemptId, List.of()), missing);
+            List<String> found = workspaceFiles.check(jobId, declaredOutputs, missing);
             if (missing.isEmpty()) {
-                foundOutputs.put(attemptId, found);
-                finish(jobId, taskId, attemptId, AttemptState.SUCCEEDED, 0, null, null, containerId);
+                finish(jobId, taskId, attemptId, AttemptState.SUCCEEDED, 0, null, null, containerId, observed, found);
             } else {
                 finish(jobId, taskId, attemptId, AttemptState.FAILED, 0, FailureClass.USER,
-                        "exited 0 but left no " + String.join(", ", missing) + " in the job workspace (declared in outputs)", containerId);
+                        "exited 0 but left no " + String.join(", ", missing) + " in the job workspace (declared in outputs)",
+                        containerId, observed, List.of());
             }
         } else if (exit.oomKilled()) {
             finish(jobId, taskId, attemptId, AttemptState.FAILED, exit.exitCode(), FailureClass.OOM_KILLED,
-                    "the kernel killed it for exceeding its memory limit", containerId);
+                    "the kernel killed it for exceeding its memory limit", containerId, observed, List.of());
         } else {
-            finish(jobId, taskId, attemptId, AttemptState.FAILED, exit.exitCode(), FailureClass.USER, null, containerId);
+            finish(jobId, taskId, attemptId, AttemptState.FAILED, exit.exitCode(), FailureClass.USER, null, containerId,
+                    observed, List.of());
         }
     }
 
@@ -165,7 +173,13 @@ final class AttemptRunner {
 
     private void finish(String jobId, String taskId, String attemptId, AttemptState state, Integer exitCode,
                         FailureClass failureClass, String reason, String containerId) throws Exception {
-        String tail = tails.remove(attemptId);
+        finish(jobId, taskId, attemptId, state, exitCode, failureClass, reason, containerId, Observed.NOTHING, List.of());
+    }
+
+    private void finish(String jobId, String taskId, String attemptId, AttemptState state, Integer exitCode,
+                        FailureClass failureClass, String reason, String containerId, Observed observed,
+                        List<String> outputsFound) throws Exception {
+        String tail = observed.tail();
         if (tail == null && containerId != null) {
             try {
                 tail = trimTail(docker.tail(containerId, settings.logTailLines()));
@@ -173,13 +187,10 @@ final class AttemptRunner {
                 LOG.warnf("could not read the output of %s: %s", attemptId, message(e));
             }
         }
-        CgroupUsage.Reading used = lastUsage.getOrDefault(attemptId, Optional.empty()).orElse(null);
-        lastUsage.remove(attemptId);
-        declaredOutputs.remove(attemptId);
-        List<String> outputsFound = foundOutputs.remove(attemptId);
+        CgroupUsage.Reading used = observed.usage();
         reporter.report(event(jobId, taskId, attemptId, state)
                 .setExitCode(exitCode).setFailureClass(failureClass).setReason(reason).setStdoutTail(tail)
-                .setOutputs(outputsFound == null ? List.of() : outputsFound)
+                .setOutputs(outputsFound)
                 .setPeakMemoryBytes(used == null ? null : used.peakMemoryBytes())
                 .setCpuSeconds(used == null ? null : used.cpuSeconds()).build());
         LOG.infof("attempt %s %s%s", attemptId, state, exitCode == null ? "" : " (exit " + exitCode + ")");

@@ -147,9 +147,9 @@ public final class NodeAgent implements AutoCloseable {
             LOG.infof("reconciling attempt %s (container %s)", c.attemptId(), c.status());
             workers.submit(() -> guard(c.jobId(), c.taskId(), c.attemptId(), () -> {
                 if (c.running()) {
-                    runner.awaitRunning(c.jobId(), c.taskId(), c.attemptId(), c.id(), null);
+                    runner.awaitRunning(c.jobId(), c.taskId(), c.attemptId(), c.id(), null, List.of());
                 } else if (c.created()) {
-                    runner.startAndWait(c.jobId(), c.taskId(), c.attemptId(), c.id(), null);
+                    runner.startAndWait(c.jobId(), c.taskId(), c.attemptId(), c.id(), null, List.of());
                 } else {
                     runner.reportExit(c.jobId(), c.taskId(), c.attemptId(), c.id(), docker.exitOf(c.id(), false), null);
                 }
@@ -245,8 +245,9 @@ public final class NodeAgent implements AutoCloseable {
             return;
         }
         String id = containerId;
-        workers.submit(() -> guard(assignment.getJobId(), assignment.getTaskId(), attemptId, () -> runner.startAndWait(assignment.getJobId(), assignment.getTaskId(),
-                attemptId, id, assignment.getTask().getTimeoutSeconds())));
+        TaskDefinition task = assignment.getTask();
+        workers.submit(() -> guard(assignment.getJobId(), assignment.getTaskId(), attemptId, () -> runner.startAndWait(
+                assignment.getJobId(), assignment.getTaskId(), attemptId, id, task.getTimeoutSeconds(), task.getOutputs())));
     }
 
     private void kill(String attemptId, String reason) {

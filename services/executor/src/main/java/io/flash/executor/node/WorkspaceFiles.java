@@ -7,18 +7,18 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Declared outputs live in the job's workspace, the filesystem store: "uploading" them is checking
- * that they are there, before SUCCEEDED is reported.
+ * Declared inputs and outputs live in the job's workspace, the filesystem store: staging an input
+ * or "uploading" an output is checking that it is there (before start, before SUCCEEDED).
  */
-final class OutputCheck {
+final class WorkspaceFiles {
 
     private final Path root;
 
-    OutputCheck(Path root) {
+    WorkspaceFiles(Path root) {
         this.root = root;
     }
 
-    /** @return found outputs as "path (bytes)"; adds every missing path to {@code missing} */
+    /** @return found files as "path (bytes)"; adds every missing path to {@code missing} */
     List<String> check(String jobId, List<String> declared, List<String> missing) {
         Path workspace = root.resolve("jobs").resolve(jobId);
         List<String> found = new ArrayList<>();
