@@ -29,7 +29,7 @@ public final class JobFiles {
             "labels", "failureMode", "tasks");
     private static final Set<String> TASK_FIELDS = Set.of("name", "image", "command", "shell", "env", "workdir",
             "resources", "dependsOn", "inputs", "outputs", "maxAttempts", "retryOnExitCodes", "failOnExitCodes", "backoff", "timeout", "framework",
-            "nodeLabels", "scatter");
+            "locality", "nodeLabels", "scatter");
     private static final Set<String> SCATTER_FIELDS = Set.of("items", "from", "to", "shardSize", "file");
     private static final Set<String> RESOURCE_FIELDS = Set.of("cpu", "memory", "disk", "diskType", "network", "gpus");
 
@@ -94,6 +94,7 @@ public final class JobFiles {
                 .setInputs(stringList(node.get("inputs"), path + "inputs"))
                 .setTimeout(text(node, "timeout", path))
                 .setFramework(text(node, "framework", path))
+                .setLocality(text(node, "locality", path))
                 .setMaxAttempts(node.has("maxAttempts") ? integer(node.get("maxAttempts"), path + "maxAttempts") : null)
                 .setRetryOnExitCodes(integers(node.get("retryOnExitCodes"), path + "retryOnExitCodes"))
                 .setFailOnExitCodes(integers(node.get("failOnExitCodes"), path + "failOnExitCodes"))

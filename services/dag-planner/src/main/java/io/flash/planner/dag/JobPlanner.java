@@ -155,9 +155,10 @@ public final class JobPlanner {
         FailureClass cause = event.getFailureClass() != null ? event.getFailureClass()
                 : event.getType() == TaskEventType.LOST ? FailureClass.NODE_LOST
                 : event.getType() == TaskEventType.CANCELLED ? FailureClass.CANCELLED : FailureClass.USER;
+        boolean free = cause == FailureClass.CANCELLED || cause == FailureClass.UNSCHEDULABLE || cause == FailureClass.PREEMPTED;
         if (RetryPolicy.isInfrastructure(cause)) unit.setInfraFailures(unit.getInfraFailures() + 1);
-        else if (cause != FailureClass.CANCELLED && cause != FailureClass.UNSCHEDULABLE) unit.setUserFailures(unit.getUserFailures() + 1);
-        if (event.getFrameworkId() != null && cause != FailureClass.CANCELLED) {
+        else if (!free) unit.setUserFailures(unit.getUserFailures() + 1);
+        if (event.getFrameworkId() != null && !free) {
             List<String> failedOn = new ArrayList<>(unit.getFailedFrameworks());
             failedOn.add(event.getFrameworkId());
             unit.setFailedFrameworks(failedOn);
@@ -181,6 +182,7 @@ public final class JobPlanner {
             unit.setReason(unit.getReason() + " with " + (unit.getMemoryBytes() >> 20) + "Mi memory");
         }
         TaskReady next = attempt(job, unit, spec, now);
+        next.setDependencyFrameworks(localityFrameworks(job, spec));
         store.putUnit(unit);
         out.unitStatus(unit);
         long delay = RetryPolicy.isInfrastructure(cause) ? 0 : retry.backoffSeconds(spec.getBackoffSeconds(), unit.getUserFailures());
@@ -293,12 +295,7 @@ public final class JobPlanner {
         TaskDefinition spec = store.spec(job.getJobId(), task.getName());
         task.setState(TaskState.READY);
         store.putTask(job.getJobId(), task);
-        List<String> localityFrameworks = new ArrayList<>();
-        for (String dep : spec.getDependsOn()) {
-            for (String fw : store.task(job.getJobId(), dep).getFrameworks()) {
-                if (!localityFrameworks.contains(fw)) localityFrameworks.add(fw);
-            }
-        }
+        List<String> localityFrameworks = localityFrameworks(job, spec);
         boolean scattered = spec.getScatter() != null;
         for (int shard = 0; shard < task.getShards(); shard++) {
             String unitId = scattered ? JobIds.shardId(job.getJobId(), task.getName(), shard) : JobIds.taskId(job.getJobId(), task.getName());
@@ -312,6 +309,17 @@ public final class JobPlanner {
             out.ready(ready);
         }
         job.setUnitsActive(job.getUnitsActive() + task.getShards());
+    }
+
+    /** Where the task's dependencies ran: the dispatcher prefers (or, if required, insists on) these. */
+    private List<String> localityFrameworks(JobProgress job, TaskDefinition spec) {
+        List<String> frameworks = new ArrayList<>();
+        for (String dep : spec.getDependsOn()) {
+            for (String fw : store.task(job.getJobId(), dep).getFrameworks()) {
+                if (!frameworks.contains(fw)) frameworks.add(fw);
+            }
+        }
+        return frameworks;
     }
 
     /** The unit's next attempt; for a shard, the shard's environment is rebuilt from the task's spec. */
@@ -451,6 +459,7 @@ public final class JobPlanner {
             case NODE_LOST -> "was lost with its node " + event.getNodeId();
             case FRAMEWORK_LOST -> "was lost with its framework " + event.getFrameworkId();
             case CANCELLED -> "was cancelled";
+            case PREEMPTED -> "was preempted for a higher-priority task";
             case UNSCHEDULABLE -> "cannot be scheduled";
             case INFRASTRUCTURE -> "failed in the infrastructure";
             default -> "failed";

@@ -35,6 +35,9 @@ public record RetryPolicy(int infrastructureRetries, double oomMemoryFactor, lon
         if (cause == FailureClass.CANCELLED || cause == FailureClass.UNSCHEDULABLE) {
             return new Verdict(false, "");
         }
+        if (cause == FailureClass.PREEMPTED) {
+            return new Verdict(true, "preemption spends no retry budget");
+        }
         if (isInfrastructure(cause)) {
             return infraFailures <= infrastructureRetries
                     ? new Verdict(true, "infrastructure retry " + infraFailures + " of " + infrastructureRetries)

@@ -146,7 +146,8 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
 
     @Override
     public void ready(TaskReady ready) {
-        forward(READY_SINK, ready.getTaskId(), ready);
+        // Keyed by job, like task events: the dispatcher sees an attempt's dispatch and its events together.
+        forward(READY_SINK, ready.getJobId(), ready);
     }
 
     @Override

@@ -54,7 +54,7 @@ class PlannerTopologyTest {
 
         var records = ready.readKeyValuesToList();
         assertEquals(1, records.size());
-        assertEquals("j.a", records.get(0).key, "keyed by task id");
+        assertEquals("j", records.get(0).key, "keyed by job id, like its task events");
         assertEquals("j.a.1", records.get(0).value.getAttemptId());
         JobStatus s = status.readValue();
         assertEquals(JobState.RUNNING, s.getState());

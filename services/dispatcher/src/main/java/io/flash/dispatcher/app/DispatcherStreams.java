@@ -19,8 +19,10 @@ public class DispatcherStreams {
     @Produces
     Topology topology(@ConfigProperty(name = "flash.registry.url") String registryUrl,
                       @ConfigProperty(name = "flash.dispatcher.heartbeat-timeout", defaultValue = "15s") Duration heartbeatTimeout,
-                      @ConfigProperty(name = "flash.dispatcher.retry-interval", defaultValue = "500ms") Duration retryInterval) {
+                      @ConfigProperty(name = "flash.dispatcher.retry-interval", defaultValue = "500ms") Duration retryInterval,
+                      @ConfigProperty(name = "flash.dispatcher.redispatch-grace", defaultValue = "15s") Duration redispatchGrace) {
         return DispatcherTopology.build(new FlashTopics(new RegistryValueSerdes(registryUrl)),
-                new FrameworkSelector(heartbeatTimeout.toMillis()), retryInterval, Clock.systemUTC());
+                new FrameworkSelector(heartbeatTimeout.toMillis()),
+                new DispatcherTopology.Settings(retryInterval, redispatchGrace), Clock.systemUTC());
     }
 }

@@ -7,7 +7,10 @@ import java.util.*;
 /**
  * Level 1: picks a framework for a ready attempt from the frameworks' latest heartbeats (one per
  * scheduling shard). Filters first — each rejection with its reason — then scores what is left:
- * locality (a framework where the task's dependencies ran) first, then the most free room.
+ * {@code score = 1000 × [a dependency ran on this framework] + min(cpu left / cpu total,
+ * memory left / memory total) of its best shard}, where "left" is the shard's reported free amount
+ * minus what was sent to it since that report. Locality therefore always wins; among equals the
+ * least loaded framework does.
  */
 public final class FrameworkSelector {
 
@@ -15,6 +18,11 @@ public final class FrameworkSelector {
 
     public FrameworkSelector(long heartbeatTimeoutMillis) {
         this.heartbeatTimeoutMillis = heartbeatTimeoutMillis;
+    }
+
+    /** A shard whose newest heartbeat is older than this is DOWN. */
+    public long heartbeatTimeoutMillis() {
+        return heartbeatTimeoutMillis;
     }
 
     /**
@@ -49,6 +57,12 @@ public final class FrameworkSelector {
             List<FrameworkHeartbeat> fwShards = entry.getValue();
             if (task.getFramework() != null && !task.getFramework().equals(fw)) {
                 reasons.add(fw + " is not the requested framework " + task.getFramework());
+                continue;
+            }
+            if (task.getRequireLocality() && !ready.getDependencyFrameworks().isEmpty()
+                    && !ready.getDependencyFrameworks().contains(fw)) {
+                reasons.add(fw + " is not where its dependencies ran (" + String.join(", ", ready.getDependencyFrameworks())
+                        + ") and locality is required");
                 continue;
             }
             if (honourExclusions && ready.getExcludedFrameworks().contains(fw)) {

@@ -26,13 +26,17 @@ class DispatcherTopologyTest {
 
     @BeforeEach
     void setUp() {
-        harness = new TopologyHarness("dispatcher-test", Instant.ofEpochMilli(100_000), topics -> DispatcherTopology.build(topics, new FrameworkSelector(15_000), Duration.ofSeconds(1), clock));
+        harness = new TopologyHarness("dispatcher-test", Instant.ofEpochMilli(100_000), topics -> DispatcherTopology.build(topics, new FrameworkSelector(15_000),
+                new DispatcherTopology.Settings(Duration.ofSeconds(1), Duration.ofSeconds(10)), clock));
         var topics = harness.topics;
         ready = harness.input(topics.tasksReady);
         heartbeats = harness.input(topics.frameworkHeartbeats);
         ecsTasks = harness.output(topics.frameworkTasks("ecs"));
         events = harness.output(topics.tasksEvents);
+        taskEvents = harness.input(topics.tasksEvents);
     }
+
+    private TestInputTopic<String, TaskEvent> taskEvents;
 
     @AfterEach
     void tearDown() {
@@ -119,5 +123,78 @@ class DispatcherTopologyTest {
         assertEquals(1, forwarded.size());
         assertTrue(forwarded.get(0).getReady().getCancel());
         assertEquals(first.getShard(), forwarded.get(0).getShard());
+    }
+
+    @Test
+    void attemptsStrandedOnASilentFrameworkAreFencedThereAndReportedLost() {
+        heartbeats.pipeInput("ecs/0", framework("ecs", 0, 8, 8192 * MIB, clock.millis()));
+        heartbeats.pipeInput("hpc/0", halfBusy("hpc", clock.millis()));
+        TaskReady queued = ready("j", task("a"), 1);
+        TaskReady started = ready("j", task("b"), 1);
+        ready.pipeInput(queued.getJobId(), queued);
+        ready.pipeInput(started.getJobId(), started);
+        assertEquals(2, ecsTasks.readValuesToList().size(), "the larger framework takes both");
+        events.readValuesToList();
+        taskEvents.pipeInput("j", TaskEvent.newBuilder().setJobId("j").setTaskId(started.getTaskId())
+                .setAttemptId(started.getAttemptId()).setType(TaskEventType.STARTED).setFrameworkId("ecs").setAt(clock.millis()).build());
+
+        // hpc keeps reporting; ecs falls silent. DOWN after 15 s, moved after 10 s more.
+        for (int i = 0; i < 12; i++) {
+            clock.advance(2_000);
+            heartbeats.pipeInput("hpc/0", halfBusy("hpc", clock.millis()));
+            harness.driver.advanceWallClockTime(Duration.ofSeconds(2));
+        }
+        events.readValuesToList().forEach(e -> assertNotEquals(TaskEventType.LOST, e.getType(), "not before 25 s: " + e));
+        clock.advance(2_000);
+        harness.driver.advanceWallClockTime(Duration.ofSeconds(2));
+
+        var fences = ecsTasks.readValuesToList();
+        assertEquals(1, fences.size(), "only the attempt that had not started is moved");
+        assertTrue(fences.get(0).getReady().getCancel());
+        assertEquals(queued.getAttemptId(), fences.get(0).getReady().getAttemptId());
+        var lost = events.readValuesToList();
+        assertEquals(1, lost.size());
+        assertEquals(TaskEventType.LOST, lost.get(0).getType());
+        assertEquals(FailureClass.FRAMEWORK_LOST, lost.get(0).getFailureClass());
+        assertEquals("ecs", lost.get(0).getFrameworkId());
+        assertTrue(lost.get(0).getReason().contains("ecs shard 0 sent no heartbeat for"), lost.get(0).getReason());
+
+        // The planner's retry is a new attempt; it can only go to the framework still reporting.
+        TaskReady retry = ready("j", task("a"), 2);
+        ready.pipeInput(retry.getJobId(), retry);
+        assertTrue(ecsTasks.isEmpty());
+        assertEquals("hpc", events.readValue().getFrameworkId());
+        clock.advance(2_000);
+        harness.driver.advanceWallClockTime(Duration.ofSeconds(2));
+        assertTrue(ecsTasks.isEmpty() && events.isEmpty(), "moved once");
+    }
+
+    @Test
+    void requiredLocalityWaitsForTheFrameworkItsDependenciesRanOn() {
+        heartbeats.pipeInput("ecs/0", framework("ecs", 0, 8, 8192 * MIB, clock.millis()));
+        heartbeats.pipeInput("hpc/0", halfBusy("hpc", clock.millis()));
+        TaskDefinition def = task("b");
+        def.setRequireLocality(true);
+        def.setResources(new Capacity(2.0, 256 * MIB, 0L, 0));
+        TaskReady r = ready("j", def, 1);
+        r.setDependencyFrameworks(java.util.List.of("hpc"));
+        ready.pipeInput(r.getJobId(), r);
+        TaskEvent held = events.readValue();
+        assertEquals(TaskEventType.HELD, held.getType());
+        assertTrue(held.getReason().contains("ecs is not where its dependencies ran (hpc) and locality is required"), held.getReason());
+        assertTrue(held.getReason().contains("hpc has 1 of 2 cpu"), held.getReason());
+
+        def.setRequireLocality(false);
+        TaskReady preferred = ready("j", def, 2);
+        preferred.setDependencyFrameworks(java.util.List.of("hpc"));
+        ready.pipeInput(preferred.getJobId(), preferred);
+        assertEquals("ecs", ecsTasks.readValue().getFrameworkId(), "preferred locality gives way when it cannot fit");
+    }
+
+    private static FrameworkHeartbeat halfBusy(String id, long sentAt) {
+        FrameworkHeartbeat hb = framework(id, 0, 2, 2048 * MIB, sentAt);
+        hb.setFree(new Capacity(1.0, 1024 * MIB, 100_000 * MIB, 0));
+        hb.setLargestNodeFree(hb.getFree());
+        return hb;
     }
 }

@@ -3,6 +3,7 @@ package io.flash.ecs.app;
 import io.flash.common.serde.RegistryValueSerdes;
 import io.flash.common.setup.PlatformSetup;
 import io.flash.common.topics.FlashTopics;
+import io.flash.ecs.queue.QueueQuotas;
 import io.flash.ecs.topology.EcsTopology;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
@@ -28,10 +29,14 @@ public class EcsStreams {
                       @ConfigProperty(name = "flash.framework.assignment-partitions") int assignmentPartitions,
                       @ConfigProperty(name = "flash.framework.node-timeout") Duration nodeTimeout,
                       @ConfigProperty(name = "flash.framework.tick") Duration tick,
-                      @ConfigProperty(name = "flash.framework.accept-limit") int acceptLimit) throws Exception {
+                      @ConfigProperty(name = "flash.framework.accept-limit") int acceptLimit,
+                      @ConfigProperty(name = "flash.framework.quotas", defaultValue = " ") String quotas,
+                      @ConfigProperty(name = "flash.framework.preemptions-per-minute", defaultValue = "10") int preemptionsPerMinute)
+            throws Exception {
         PlatformSetup.createTopics(new PlatformSetup.Settings(bootstrap, registryUrl, 1, List.of(frameworkId), shards,
                 assignmentPartitions), false);
         return EcsTopology.build(new FlashTopics(new RegistryValueSerdes(registryUrl)),
-                new EcsTopology.Settings(frameworkId, nodeTimeout, tick, acceptLimit), Clock.systemUTC());
+                new EcsTopology.Settings(frameworkId, nodeTimeout, tick, acceptLimit,
+                        QueueQuotas.parse(quotas), preemptionsPerMinute), Clock.systemUTC());
     }
 }

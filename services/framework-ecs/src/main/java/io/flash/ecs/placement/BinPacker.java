@@ -51,8 +51,27 @@ public final class BinPacker {
         return new Choice(null, reason.toString());
     }
 
+    /** Whether the node could run the task if nothing else ran on it (what preemption can make room on). */
+    public static boolean couldEverTake(TaskDefinition task, NodeRecord node) {
+        return neverFits(task, node) == null;
+    }
+
     /** Why the node cannot take the task now, or null. */
     static String unfit(TaskDefinition task, NodeRecord node) {
+        String never = neverFits(task, node);
+        if (never != null) {
+            return never;
+        }
+        Capacity need = task.getResources();
+        Capacity free = Resources.minus(node.getHeartbeat().getTotal(), node.getAllocated());
+        if (need.getCpu() > free.getCpu() + 1e-9) return "lack free cpu";
+        if (need.getMemoryBytes() > free.getMemoryBytes()) return "lack free memory";
+        if (need.getDiskBytes() > free.getDiskBytes()) return "lack free disk";
+        if (need.getGpus() > free.getGpus()) return "lack free gpus";
+        return null;
+    }
+
+    private static String neverFits(TaskDefinition task, NodeRecord node) {
         if (node.getLost()) {
             return "lost";
         }
@@ -73,11 +92,6 @@ public final class BinPacker {
         if (!Resources.fits(need, total)) {
             return "are too small in total";
         }
-        Capacity free = Resources.minus(total, node.getAllocated());
-        if (need.getCpu() > free.getCpu() + 1e-9) return "lack free cpu";
-        if (need.getMemoryBytes() > free.getMemoryBytes()) return "lack free memory";
-        if (need.getDiskBytes() > free.getDiskBytes()) return "lack free disk";
-        if (need.getGpus() > free.getGpus()) return "lack free gpus";
         return null;
     }
 

@@ -2,6 +2,7 @@ package io.flash.ecs.topology;
 
 import io.flash.common.topics.FlashTopics;
 import io.flash.ecs.placement.BinPacker;
+import io.flash.ecs.queue.QueueQuotas;
 import io.flash.schema.*;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
@@ -33,7 +34,11 @@ public final class EcsTopology {
     static final String HEARTBEAT_SINK = "framework-heartbeats";
 
     /** Knobs of one framework; defaults in application.properties. */
-    public record Settings(String frameworkId, Duration nodeTimeout, Duration tick, int acceptLimit) {
+    public record Settings(String frameworkId, Duration nodeTimeout, Duration tick, int acceptLimit, QueueQuotas quotas,
+                           int preemptionsPerMinute) {
+        public Settings(String frameworkId, Duration nodeTimeout, Duration tick, int acceptLimit) {
+            this(frameworkId, nodeTimeout, tick, acceptLimit, QueueQuotas.none(), 10);
+        }
     }
 
     private EcsTopology() {

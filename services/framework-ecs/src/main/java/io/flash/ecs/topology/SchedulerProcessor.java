@@ -1,8 +1,11 @@
 package io.flash.ecs.topology;
 
 import io.flash.ecs.placement.BinPacker;
-import io.flash.ecs.queue.FairShare;
 import io.flash.ecs.placement.Resources;
+import io.flash.ecs.preemption.PreemptionBudget;
+import io.flash.ecs.preemption.Preemptor;
+import io.flash.ecs.queue.FairShare;
+import io.flash.ecs.queue.Holdings;
 import io.flash.schema.*;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -19,14 +22,19 @@ import static io.flash.ecs.topology.EcsTopology.*;
 
 /**
  * One scheduling shard: keeps its nodes, queues dispatched attempts, places them, turns executor
- * reports into task events, declares silent nodes LOST (all their attempts in one batch) and
+ * reports into task events, declares silent nodes LOST (all their attempts in one batch),
+ * preempts lower-priority attempts for higher-priority ones that fit nowhere (rate-limited) and
  * heartbeats the shard's capacity to the dispatcher.
  */
 final class SchedulerProcessor implements Processor<String, SpecificRecord, String, SpecificRecord> {
 
     private final Settings settings;
     private final BinPacker packer;
+    private final Preemptor preemptor = new Preemptor();
     private final Clock clock;
+    private final PreemptionBudget preemptionBudget;
+    /** Index of the placements store for the policies; built on first use, then kept in step. */
+    private Holdings holdings;
     /** Last reason an attempt could not be placed, so the planner hears each reason once. */
     private final Map<String, String> lastHoldReason = new HashMap<>();
     private ProcessorContext<String, SpecificRecord> context;
@@ -39,6 +47,7 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
         this.settings = settings;
         this.packer = packer;
         this.clock = clock;
+        this.preemptionBudget = new PreemptionBudget(settings.preemptionsPerMinute(), clock.millis());
     }
 
     @Override
@@ -144,6 +153,10 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
             case FAILED -> out.setType(TaskEventType.FAILED);
             case CANCELLED -> out.setType(TaskEventType.CANCELLED);
         }
+        if (placement.getPreemptedBy() != null && event.getState() != AttemptState.SUCCEEDED) {
+            out.setType(TaskEventType.FAILED).setFailureClass(FailureClass.PREEMPTED)
+                    .setReason("stopped to make room for higher-priority attempt " + placement.getPreemptedBy());
+        }
         release(placement);
         emit(ready.getJobId(), out.build(), now);
         return true;
@@ -172,6 +185,7 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
                 if (placement == null) continue;
                 TaskReady ready = placement.getDispatch().getReady();
                 placements.delete(attemptId);
+                holdings().remove(attemptId);
                 emit(ready.getJobId(), TaskEvent.newBuilder()
                         .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(attemptId)
                         .setType(TaskEventType.LOST).setFrameworkId(settings.frameworkId()).setNodeId(nodeId)
@@ -196,14 +210,19 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
         try (KeyValueIterator<String, NodeRecord> it = nodes.all()) {
             it.forEachRemaining(kv -> live.put(kv.key, kv.value));
         }
-        FairShare fairShare = new FairShare(shardTotal(live.values()), heldByOwner());
+        Capacity shardTotal = shardTotal(live.values());
+        FairShare fairShare = new FairShare(shardTotal, holdings().byOwner());
         // The fairest candidate first; one that fits nowhere waits for the next round.
         for (Iterator<TaskDispatch> order = fairShare.order(waiting); order.hasNext(); ) {
             TaskDispatch dispatch = order.next();
             TaskReady ready = dispatch.getReady();
-            BinPacker.Choice choice = packer.place(ready.getTask(), live.values());
+            String quotaRefusal = settings.quotas().refusal(ready.getQueue(), ready.getTask().getResources(),
+                    holdings().ofQueue(ready.getQueue()), shardTotal);
+            BinPacker.Choice choice = quotaRefusal != null ? new BinPacker.Choice(null, quotaRefusal)
+                    : packer.place(ready.getTask(), live.values());
             if (choice.nodeId() == null) {
                 String reason = settings.frameworkId() + " shard " + shard + ": " + choice.reason();
+                if (quotaRefusal == null) reason += preemptFor(ready, live, now);
                 if (!reason.equals(lastHoldReason.put(ready.getAttemptId(), reason))) {
                     emit(ready.getJobId(), TaskEvent.newBuilder()
                             .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(ready.getAttemptId())
@@ -221,8 +240,10 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
             node.setPlacedAttempts(placed);
             nodes.put(choice.nodeId(), node);
             queue.delete(ready.getAttemptId());
-            placements.put(ready.getAttemptId(), Placement.newBuilder().setAttemptId(ready.getAttemptId())
-                    .setNodeId(choice.nodeId()).setDispatch(dispatch).setStarted(false).setPlacedAt(now).build());
+            Placement placement = Placement.newBuilder().setAttemptId(ready.getAttemptId())
+                    .setNodeId(choice.nodeId()).setDispatch(dispatch).setStarted(false).setPlacedAt(now).build();
+            placements.put(ready.getAttemptId(), placement);
+            holdings().add(held(placement));
             context.forward(record(choice.nodeId(), Assignment.newBuilder()
                     .setNodeId(choice.nodeId()).setAction(AssignmentAction.RUN)
                     .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(ready.getAttemptId())
@@ -242,20 +263,58 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
         return total;
     }
 
-    /** What each user's placed attempts hold in this shard. */
-    private Map<String, Capacity> heldByOwner() {
-        Map<String, Capacity> held = new HashMap<>();
-        try (KeyValueIterator<String, Placement> it = placements.all()) {
-            it.forEachRemaining(kv -> {
-                TaskReady r = kv.value.getDispatch().getReady();
-                held.merge(r.getOwner(), r.getTask().getResources(), Resources::plus);
-            });
+    private Holdings holdings() {
+        if (holdings == null) {
+            holdings = new Holdings();
+            try (KeyValueIterator<String, Placement> it = placements.all()) {
+                it.forEachRemaining(kv -> holdings.add(held(kv.value)));
+            }
         }
-        return held;
+        return holdings;
+    }
+
+    private static Holdings.Held held(Placement p) {
+        TaskReady r = p.getDispatch().getReady();
+        return new Holdings.Held(p.getAttemptId(), r.getOwner(), r.getQueue(), r.getPriority(), p.getNodeId(),
+                r.getTask().getResources(), p.getPlacedAt(), p.getPreemptedBy() != null);
+    }
+
+    /**
+     * Stops lower-priority attempts to make room for {@code ready}, within the rate limit.
+     * @return what the waiting attempt is told about it ("" when preemption cannot help)
+     */
+    private String preemptFor(TaskReady ready, Map<String, NodeRecord> live, long now) {
+        if (!preemptionBudget.enabled()) return "";
+        Optional<Preemptor.Plan> plan = preemptor.plan(ready.getTask(), ready.getPriority(), live.values(), holdings());
+        if (plan.isEmpty()) return "";
+        List<Holdings.Held> victims = plan.get().victims();
+        if (victims.isEmpty()) {
+            return "; waiting for preempted attempts on " + plan.get().nodeId() + " to stop";
+        }
+        if (!preemptionBudget.tryTake(victims.size(), now)) {
+            return "; preempting " + victims.size() + " lower-priority attempts would exceed "
+                    + settings.preemptionsPerMinute() + " per minute, waiting";
+        }
+        for (Holdings.Held victim : victims) {
+            Placement placement = placements.get(victim.attemptId());
+            placement.setPreemptedBy(ready.getAttemptId());
+            placements.put(victim.attemptId(), placement);
+            holdings().markPreempting(victim.attemptId());
+            TaskReady v = placement.getDispatch().getReady();
+            context.forward(record(victim.nodeId(), Assignment.newBuilder()
+                    .setNodeId(victim.nodeId()).setAction(AssignmentAction.KILL)
+                    .setJobId(v.getJobId()).setTaskId(v.getTaskId()).setAttemptId(victim.attemptId())
+                    .setReason("preempted for higher-priority attempt " + ready.getAttemptId()
+                            + " (priority " + ready.getPriority() + " > " + victim.priority() + ")")
+                    .setAssignedAt(now).build(), now), ASSIGNMENTS_SINK);
+        }
+        return "; preempting " + victims.size() + " lower-priority attempt" + (victims.size() == 1 ? "" : "s")
+                + " on " + plan.get().nodeId();
     }
 
     private void release(Placement placement) {
         placements.delete(placement.getAttemptId());
+        holdings().remove(placement.getAttemptId());
         NodeRecord node = nodes.get(placement.getNodeId());
         if (node == null || !node.getPlacedAttempts().contains(placement.getAttemptId())) {
             return;

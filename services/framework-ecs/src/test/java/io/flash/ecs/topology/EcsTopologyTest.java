@@ -157,4 +157,97 @@ class EcsTopologyTest {
         nodeEvents.pipeInput("n1", report(placed, AttemptState.CANCELLED, 137));
         assertEquals(TaskEventType.CANCELLED, events.readValue().getType());
     }
+
+    private TaskReady dispatch(String job, String name, int priority, double cpu) {
+        TaskDefinition def = task(name);
+        def.setResources(new Capacity(cpu, 64 * MIB, 0L, 0));
+        TaskReady r = ready(job, def, 1);
+        r.setPriority(priority);
+        tasks.pipeInput(r.getTaskId(), TaskDispatch.newBuilder().setFrameworkId("ecs").setShard(0).setReady(r)
+                .setDispatchedAt(clock.millis()).build());
+        return r;
+    }
+
+    @Test
+    void aHigherPriorityAttemptPreemptsLowerOnesWhichAreRetriedWithoutBudget() {
+        nodes.pipeInput("n1", node("n1", 2, 4096 * MIB, clock.millis()));
+        TaskReady low1 = dispatch("batch", "a", 0, 1);
+        TaskReady low2 = dispatch("batch", "b", 0, 1);
+        assertEquals(2, assignments.readValuesToList().size());
+        events.readValuesToList();
+
+        TaskReady urgent = dispatch("urgent", "u", 5, 1);
+        Assignment kill = assignments.readValue();
+        assertEquals(AssignmentAction.KILL, kill.getAction());
+        assertEquals(low2.getAttemptId(), kill.getAttemptId(), "the most recently placed goes first");
+        assertTrue(kill.getReason().startsWith("preempted for higher-priority attempt " + urgent.getAttemptId()), kill.getReason());
+        TaskEvent held = events.readValue();
+        assertEquals(TaskEventType.HELD, held.getType());
+        assertTrue(held.getReason().endsWith("preempting 1 lower-priority attempt on n1"), held.getReason());
+
+        // Until the node reports the victim stopped, its room is not given away and nothing else is killed.
+        dispatch("urgent", "v", 5, 1);
+        assertTrue(assignments.isEmpty(), "the second urgent attempt waits for the room already being freed");
+        events.readValuesToList();
+
+        nodeEvents.pipeInput("n1", report(low2, AttemptState.CANCELLED, 137));
+        var out = events.readValuesToList();
+        TaskEvent preempted = out.get(0);
+        assertEquals(low2.getAttemptId(), preempted.getAttemptId());
+        assertEquals(TaskEventType.FAILED, preempted.getType());
+        assertEquals(FailureClass.PREEMPTED, preempted.getFailureClass());
+        Assignment run = assignments.readValue();
+        assertEquals(AssignmentAction.RUN, run.getAction());
+        assertEquals(urgent.getAttemptId(), run.getAttemptId(), "the freed room goes to the attempt it was freed for");
+        assertNotNull(low1);
+    }
+
+    @Test
+    void preemptionIsRateLimited() {
+        harness.close();
+        var settings = new EcsTopology.Settings("ecs", Duration.ofSeconds(15), Duration.ofSeconds(1), 1000,
+                io.flash.ecs.queue.QueueQuotas.none(), 1);
+        harness = new TopologyHarness("ecs-test", Instant.ofEpochMilli(100_000), topics -> EcsTopology.build(topics, settings, clock));
+        tasks = harness.input(harness.topics.frameworkTasks("ecs"));
+        nodes = harness.input(harness.topics.frameworkNodes("ecs"));
+        assignments = harness.output(harness.topics.frameworkAssignments("ecs"));
+        events = harness.output(harness.topics.tasksEvents);
+        nodes.pipeInput("n1", node("n1", 2, 4096 * MIB, clock.millis()));
+        dispatch("batch", "a", 0, 1);
+        dispatch("batch", "b", 0, 1);
+        assignments.readValuesToList();
+        dispatch("urgent", "u", 5, 2);
+        var kills = assignments.readValuesToList();
+        assertEquals(0, kills.size(), "two victims exceed a budget of one per minute");
+        var held = events.readValuesToList();
+        assertTrue(held.get(held.size() - 1).getReason().endsWith("would exceed 1 per minute, waiting"),
+                held.get(held.size() - 1).getReason());
+    }
+
+    @Test
+    void aQueueAtItsQuotaWaitsWhileOthersRun() {
+        harness.close();
+        var settings = new EcsTopology.Settings("ecs", Duration.ofSeconds(15), Duration.ofSeconds(1), 1000,
+                io.flash.ecs.queue.QueueQuotas.parse("batch=0.5"), 10);
+        harness = new TopologyHarness("ecs-test", Instant.ofEpochMilli(100_000), topics -> EcsTopology.build(topics, settings, clock));
+        tasks = harness.input(harness.topics.frameworkTasks("ecs"));
+        nodes = harness.input(harness.topics.frameworkNodes("ecs"));
+        assignments = harness.output(harness.topics.frameworkAssignments("ecs"));
+        events = harness.output(harness.topics.tasksEvents);
+        nodes.pipeInput("n1", node("n1", 4, 4096 * MIB, clock.millis()));
+        for (String name : List.of("a", "b", "c")) {
+            TaskDefinition def = task(name);
+            def.setResources(new Capacity(1.0, 64 * MIB, 0L, 0));
+            TaskReady r = ready("batch-job", def, 1);
+            r.setQueue("batch");
+            tasks.pipeInput(r.getTaskId(), TaskDispatch.newBuilder().setFrameworkId("ecs").setShard(0).setReady(r)
+                    .setDispatchedAt(clock.millis()).build());
+        }
+        assertEquals(List.of("batch-job.a.1", "batch-job.b.1"),
+                assignments.readValuesToList().stream().map(Assignment::getAttemptId).toList(), "half of 4 cpu");
+        TaskEvent held = events.readValuesToList().stream().filter(e -> e.getType() == TaskEventType.HELD).findFirst().orElseThrow();
+        assertEquals("ecs shard 0: queue batch is at its quota (50% of the shard; it holds 50% of cpu and 3% of memory)", held.getReason());
+        TaskReady other = dispatch("other-job", "d", 0, 1);
+        assertEquals(other.getAttemptId(), assignments.readValue().getAttemptId(), "another queue still gets the free room");
+    }
 }

@@ -159,6 +159,14 @@ public final class JobValidator {
                 errors.add(error(path + "resources.diskType", "'" + req.getDiskType() + "' is not one of ssd, hdd, any"));
             }
         }
+        boolean requireLocality = false;
+        if (spec.getLocality() != null && !spec.getLocality().isBlank()) {
+            switch (spec.getLocality().trim().toLowerCase(Locale.ROOT)) {
+                case "required" -> requireLocality = true;
+                case "preferred" -> requireLocality = false;
+                default -> errors.add(error(path + "locality", "'" + spec.getLocality() + "' is not one of preferred, required"));
+            }
+        }
         NetworkMode network = NetworkMode.NONE;
         if (req.getNetwork() != null) {
             try {
@@ -227,6 +235,7 @@ public final class JobValidator {
                 .setNodeLabels(spec.getNodeLabels())
                 .setTimeoutSeconds(timeout)
                 .setFramework(spec.getFramework() == null || spec.getFramework().isBlank() ? null : spec.getFramework().trim())
+                .setRequireLocality(requireLocality)
                 .build();
     }
 

@@ -1,0 +1,200 @@
+package io.flash.dispatcher.topology;
+
+import io.flash.dispatcher.selection.Decision;
+import io.flash.dispatcher.selection.FrameworkSelector;
+import io.flash.schema.*;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+import java.time.Clock;
+import java.util.*;
+
+import static io.flash.dispatcher.topology.DispatcherTopology.*;
+
+/**
+ * Routes ready attempts (and cancels) to framework shards, holds what fits nowhere, and moves
+ * attempts stranded on a DOWN framework shard: the old dispatch is fenced with a cancel on its
+ * shard's topic (a framework that comes back drops or kills it) and the attempt is reported
+ * FRAMEWORK_LOST, so the planner retries it as a new attempt, which the old one can never be
+ * mistaken for.
+ */
+final class DispatchProcessor implements Processor<String, SpecificRecord, String, SpecificRecord> {
+
+    private static final EnumSet<TaskEventType> LEAVES_INFLIGHT = EnumSet.of(TaskEventType.STARTED,
+            TaskEventType.SUCCEEDED, TaskEventType.FAILED, TaskEventType.CANCELLED, TaskEventType.LOST);
+
+    private final FrameworkSelector selector;
+    private final Settings settings;
+    private final Clock clock;
+    /** fw/shard → (heartbeat sentAt it applies to, what was sent since). Soft back-pressure; rebuilt by heartbeats. */
+    private final Map<String, Map.Entry<Long, FrameworkSelector.Reservation>> reservations = new HashMap<>();
+    private ProcessorContext<String, SpecificRecord> context;
+    private KeyValueStore<String, FrameworkHeartbeat> frameworks;
+    private KeyValueStore<String, HeldTask> held;
+    private KeyValueStore<String, TaskDispatch> inflight;
+
+    DispatchProcessor(FrameworkSelector selector, Settings settings, Clock clock) {
+        this.selector = selector;
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, SpecificRecord> context) {
+        this.context = context;
+        this.frameworks = context.getStateStore(FRAMEWORKS_STORE);
+        this.held = context.getStateStore(HELD_STORE);
+        this.inflight = context.getStateStore(INFLIGHT_STORE);
+        context.schedule(settings.retryInterval(), PunctuationType.WALL_CLOCK_TIME, ts -> {
+            long now = clock.millis();
+            redispatchFromSilentShards(now);
+            retryHeld(now);
+        });
+    }
+
+    @Override
+    public void process(Record<String, SpecificRecord> record) {
+        if (record.value() instanceof TaskReady ready) {
+            if (ready.getCancel()) {
+                cancel(ready, clock.millis());
+            } else {
+                decide(ready, null, clock.millis());
+            }
+        } else if (record.value() instanceof TaskEvent event && LEAVES_INFLIGHT.contains(event.getType())) {
+            inflight.delete(event.getAttemptId());
+        }
+    }
+
+    /** Held here: settled here. Dispatched: passed to its framework shard, or to all when unknown. */
+    private void cancel(TaskReady request, long now) {
+        if (held.get(request.getAttemptId()) != null) {
+            held.delete(request.getAttemptId());
+            emit(request, TaskEventType.CANCELLED, null, null, FailureClass.CANCELLED, "cancelled before it was dispatched", now);
+            return;
+        }
+        TaskDispatch sent = inflight.get(request.getAttemptId());
+        inflight.delete(request.getAttemptId());
+        String framework = sent != null ? sent.getFrameworkId() : request.getCancelFramework();
+        Integer shard = sent != null ? Integer.valueOf(sent.getShard()) : request.getCancelShard();
+        for (FrameworkHeartbeat hb : frameworkShards()) {
+            if (framework != null && !(hb.getFrameworkId().equals(framework) && Objects.equals(hb.getShard(), shard))) {
+                continue;
+            }
+            forwardDispatch(request, hb.getFrameworkId(), hb.getShard(), now);
+        }
+    }
+
+    /**
+     * A shard silent for longer than the heartbeat timeout gets nothing new (the selector skips it);
+     * after the further grace, what it was sent and has not started goes elsewhere.
+     */
+    private void redispatchFromSilentShards(long now) {
+        long abandonAfter = selector.heartbeatTimeoutMillis() + settings.redispatchGrace().toMillis();
+        Map<String, Long> abandoned = new HashMap<>();
+        for (FrameworkHeartbeat hb : frameworkShards()) {
+            if (now - hb.getSentAt() > abandonAfter) {
+                abandoned.put(FrameworkSelector.key(hb.getFrameworkId(), hb.getShard()), now - hb.getSentAt());
+            }
+        }
+        if (abandoned.isEmpty()) return;
+        List<TaskDispatch> stranded = new ArrayList<>();
+        try (KeyValueIterator<String, TaskDispatch> it = inflight.all()) {
+            it.forEachRemaining(kv -> {
+                if (abandoned.containsKey(FrameworkSelector.key(kv.value.getFrameworkId(), kv.value.getShard()))) {
+                    stranded.add(kv.value);
+                }
+            });
+        }
+        for (TaskDispatch old : stranded) {
+            TaskReady ready = old.getReady();
+            inflight.delete(ready.getAttemptId());
+            TaskReady fence = TaskReady.newBuilder(ready).setCancel(true)
+                    .setCancelFramework(old.getFrameworkId()).setCancelShard(old.getShard()).build();
+            forwardDispatch(fence, old.getFrameworkId(), old.getShard(), now);
+            long silentSeconds = abandoned.get(FrameworkSelector.key(old.getFrameworkId(), old.getShard())) / 1000;
+            emit(ready, TaskEventType.LOST, old.getFrameworkId(), old.getShard(), FailureClass.FRAMEWORK_LOST,
+                    old.getFrameworkId() + " shard " + old.getShard() + " sent no heartbeat for " + silentSeconds
+                            + " s before starting it; its dispatch there is cancelled", now);
+        }
+    }
+
+    private void retryHeld(long now) {
+        List<HeldTask> waiting = new ArrayList<>();
+        try (KeyValueIterator<String, HeldTask> it = held.all()) {
+            it.forEachRemaining(kv -> waiting.add(kv.value));
+        }
+        waiting.sort(Comparator.comparingInt((HeldTask h) -> -h.getReady().getPriority())
+                .thenComparingLong(HeldTask::getHeldSince));
+        for (HeldTask h : waiting) {
+            decide(h.getReady(), h, now);
+        }
+    }
+
+    private void decide(TaskReady ready, HeldTask previouslyHeld, long now) {
+        List<FrameworkHeartbeat> shards = frameworkShards();
+        Map<String, FrameworkSelector.Reservation> reserved = currentReservations(shards);
+        Decision decision = selector.choose(ready, shards, reserved, now);
+        if (decision instanceof Decision.Dispatch d) {
+            if (previouslyHeld != null) held.delete(ready.getAttemptId());
+            String key = FrameworkSelector.key(d.frameworkId(), d.shard());
+            reservations.put(key, Map.entry(reservations.getOrDefault(key, Map.entry(0L, FrameworkSelector.Reservation.NONE)).getKey(),
+                    reserved.getOrDefault(key, FrameworkSelector.Reservation.NONE).plus(ready.getTask().getResources())));
+            inflight.put(ready.getAttemptId(), forwardDispatch(ready, d.frameworkId(), d.shard(), now));
+            emit(ready, TaskEventType.DISPATCHED, d.frameworkId(), d.shard(), null, null, now);
+        } else if (decision instanceof Decision.Hold h) {
+            if (previouslyHeld == null || !previouslyHeld.getReason().equals(h.reason())) {
+                held.put(ready.getAttemptId(), HeldTask.newBuilder().setReady(ready).setReason(h.reason())
+                        .setHeldSince(previouslyHeld == null ? now : previouslyHeld.getHeldSince()).build());
+                emit(ready, TaskEventType.HELD, null, null, null, h.reason(), now);
+            }
+        } else if (decision instanceof Decision.Fail f) {
+            if (previouslyHeld != null) held.delete(ready.getAttemptId());
+            emit(ready, TaskEventType.FAILED, null, null, FailureClass.UNSCHEDULABLE,
+                    "no framework can ever run it: " + f.reason(), now);
+        }
+    }
+
+    private TaskDispatch forwardDispatch(TaskReady ready, String frameworkId, int shard, long now) {
+        TaskDispatch dispatch = TaskDispatch.newBuilder()
+                .setFrameworkId(frameworkId).setShard(shard).setReady(ready).setDispatchedAt(now).build();
+        context.forward(new Record<String, SpecificRecord>(ready.getTaskId(), dispatch, now), FRAMEWORK_SINK);
+        return dispatch;
+    }
+
+    /** The latest heartbeat of every framework shard. */
+    private List<FrameworkHeartbeat> frameworkShards() {
+        List<FrameworkHeartbeat> shards = new ArrayList<>();
+        try (KeyValueIterator<String, FrameworkHeartbeat> it = frameworks.all()) {
+            it.forEachRemaining(kv -> shards.add(kv.value));
+        }
+        return shards;
+    }
+
+    private Map<String, FrameworkSelector.Reservation> currentReservations(List<FrameworkHeartbeat> shards) {
+        Map<String, FrameworkSelector.Reservation> current = new HashMap<>();
+        for (FrameworkHeartbeat hb : shards) {
+            String key = FrameworkSelector.key(hb.getFrameworkId(), hb.getShard());
+            var entry = reservations.get(key);
+            if (entry == null || entry.getKey() != hb.getSentAt()) {
+                reservations.put(key, Map.entry(hb.getSentAt(), FrameworkSelector.Reservation.NONE));
+            } else {
+                current.put(key, entry.getValue());
+            }
+        }
+        return current;
+    }
+
+    private void emit(TaskReady ready, TaskEventType type, String frameworkId, Integer shard, FailureClass failureClass,
+                      String reason, long now) {
+        TaskEvent event = TaskEvent.newBuilder()
+                .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(ready.getAttemptId())
+                .setType(type).setFrameworkId(frameworkId).setShard(shard).setFailureClass(failureClass).setReason(reason).setAt(now)
+                .build();
+        context.forward(new Record<String, SpecificRecord>(ready.getJobId(), event, now), EVENTS_SINK);
+    }
+}
