@@ -28,6 +28,7 @@ public final class FlashStack implements AutoCloseable {
     private final int registryPort = Integer.getInteger("flash.e2e.registry-port", 18081);
     private final int httpBase = Integer.getInteger("flash.e2e.http-base", 18090);
     private final Map<String, Process> services = new LinkedHashMap<>();
+    private final Map<String, Integer> ports = new HashMap<>();
     private static FlashStack shared;
 
     /**
@@ -58,13 +59,29 @@ public final class FlashStack implements AutoCloseable {
         return "http://127.0.0.1:" + (httpBase + SERVICES.indexOf(service));
     }
 
-    /** kill -9 of one service, as a crash would. */
+    /** kill -9 of one service instance, as a crash would. */
     public void kill(String name) throws InterruptedException {
         Process p = services.remove(name);
         if (p != null) {
             p.destroyForcibly();
             p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS);
         }
+    }
+
+    /** A clean stop (SIGTERM) of one service instance. */
+    public void stop(String name) throws InterruptedException {
+        Process p = services.remove(name);
+        if (p != null) {
+            p.destroy();
+            if (!p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) p.destroyForcibly();
+        }
+    }
+
+    /** SIGSTOP / SIGCONT: the instance freezes (no heartbeats, no processing) and later resumes where it was. */
+    public void pause(String name, boolean paused) throws Exception {
+        long pid = services.get(name).pid();
+        Process signal = new ProcessBuilder("kill", paused ? "-STOP" : "-CONT", Long.toString(pid)).inheritIO().start();
+        if (signal.waitFor() != 0) throw new IllegalStateException("could not signal " + name);
     }
 
     public String bootstrapServers() {
@@ -101,26 +118,36 @@ public final class FlashStack implements AutoCloseable {
         return this;
     }
 
+    /** One of the five services, on its usual port. */
     public void startService(String name, Map<String, String> extraEnv) throws IOException {
-        Path jar = home.resolve("services/" + name + "/target/quarkus-app/quarkus-run.jar");
+        startInstance(name, name, httpBase + SERVICES.indexOf(name), extraEnv);
+    }
+
+    /**
+     * Another instance of a service (a second framework, another executor node, a second dispatcher),
+     * named {@code instance} for {@link #kill}, {@link #pause} and its log file.
+     */
+    public void startInstance(String instance, String service, int httpPort, Map<String, String> extraEnv) throws IOException {
+        Path jar = home.resolve("services/" + service + "/target/quarkus-app/quarkus-run.jar");
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: build the services first (mvn -B install -DskipTests)");
         }
-        int port = httpBase + SERVICES.indexOf(name);
         ProcessBuilder pb = new ProcessBuilder(javaBin(), "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Dquarkus.http.port=" + port, "-jar", jar.toString())
+                "-Dquarkus.http.port=" + httpPort, "-jar", jar.toString())
                 .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(logs().resolve(name + ".log").toFile()));
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(logs().resolve(instance + ".log").toFile()));
         pb.environment().putAll(environment());
         pb.environment().put("FLASH_NODE_ID", "e2e-node-1");
         pb.environment().put("FLASH_NODE_CPU", "2");
         pb.environment().put("FLASH_NODE_MEMORY", "2Gi");
+        pb.environment().put("FLASH_NODE_DISK_TYPE", "hdd");
         pb.environment().putAll(extraEnv);
-        services.put(name, pb.start());
+        ports.put(instance, httpPort);
+        services.put(instance, pb.start());
     }
 
     public void awaitReady(String name, Duration timeout) throws Exception {
-        int port = httpBase + SERVICES.indexOf(name);
+        int port = ports.get(name);
         HttpClient http = HttpClient.newHttpClient();
         long deadline = System.nanoTime() + timeout.toNanos();
         String last = "no answer";
@@ -151,6 +178,9 @@ public final class FlashStack implements AutoCloseable {
         env.put("FLASH_BOOTSTRAP_SERVERS", bootstrapServers());
         env.put("FLASH_REGISTRY_URL", registryUrl());
         env.put("FLASH_STATE_DIR", dir.resolve("state").toString());
+        // Shorter than the defaults (15 s + 15 s) so the framework-down test waits less; still many heartbeats long.
+        env.put("FLASH_DISPATCHER_HEARTBEAT_TIMEOUT", "10s");
+        env.put("FLASH_DISPATCHER_REDISPATCH_GRACE", "5s");
         return env;
     }
 
@@ -176,6 +206,7 @@ public final class FlashStack implements AutoCloseable {
         Collections.reverse(reversed);
         for (String name : reversed) {
             Process p = services.get(name);
+            if (p.isAlive()) pause(name, false);
             p.destroy();
             if (!p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) p.destroyForcibly();
         }

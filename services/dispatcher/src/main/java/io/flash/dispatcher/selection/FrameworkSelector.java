@@ -7,13 +7,18 @@ import java.util.*;
 /**
  * Level 1: picks a framework for a ready attempt from the frameworks' latest heartbeats (one per
  * scheduling shard). Filters first — each rejection with its reason — then scores what is left:
- * {@code score = 1000 × [a dependency ran on this framework] + min(cpu left / cpu total,
- * memory left / memory total) of its best shard}, where "left" is the shard's reported free amount
- * minus what was sent to it since that report. Locality therefore always wins; among equals the
- * least loaded framework does.
+ * {@code score = 1000 × [a dependency ran on this framework] + 10 × [its best shard can start it
+ * now] + min(cpu left / cpu total, memory left / memory total) of that shard}, where "left" is the
+ * shard's reported free amount minus what waits in its queue and what was sent to it since that
+ * report (negative when over-committed). Locality always wins; then a framework that can start the
+ * task at once; then the least loaded. A framework takes tasks into its queue up to the limit its
+ * heartbeat gives, so that its fair-share ordering sees every user's waiting work; only a task no
+ * framework can queue (down, full, lacking a disk type, too small, ...) is held here.
  */
 public final class FrameworkSelector {
 
+    private static final double LOCALITY_BONUS = 1000;
+    private static final double FITS_NOW_BONUS = 10;
     private final long heartbeatTimeoutMillis;
 
     public FrameworkSelector(long heartbeatTimeoutMillis) {
@@ -85,7 +90,7 @@ public final class FrameworkSelector {
                 reasons.add(fw + " " + roomNote(task, fwShards, reserved));
                 continue;
             }
-            double score = (ready.getDependencyFrameworks().contains(fw) ? 1000 : 0) + shard.freeShare;
+            double score = (ready.getDependencyFrameworks().contains(fw) ? LOCALITY_BONUS : 0) + shard.freeShare;
             Candidate scored = new Candidate(fw, shard.shard, score);
             if (best == null || scored.freeShare > best.freeShare) {
                 best = scored;
@@ -133,23 +138,27 @@ public final class FrameworkSelector {
     private Candidate bestShard(String fw, TaskDefinition task, List<FrameworkHeartbeat> shards,
                                 Map<String, Reservation> reserved, long now) {
         Candidate best = null;
+        Capacity need = task.getResources();
         for (FrameworkHeartbeat hb : shards) {
             if (hb.getNodes() == 0 || now - hb.getSentAt() > heartbeatTimeoutMillis) continue;
             Reservation r = reserved.getOrDefault(key(fw, hb.getShard()), Reservation.NONE);
             if (hb.getQueued() + r.count() >= hb.getAcceptLimit()) continue;
-            Capacity free = hb.getLargestNodeFree();
-            Capacity need = task.getResources();
-            // Reservations only lower the shard's free total; placing is the framework's job.
-            double cpuLeft = hb.getFree().getCpu() - r.cpu();
-            long memLeft = hb.getFree().getMemoryBytes() - r.memoryBytes();
-            if (need.getCpu() > free.getCpu() + 1e-9 || need.getMemoryBytes() > free.getMemoryBytes()
-                    || need.getDiskBytes() > free.getDiskBytes() || need.getGpus() > free.getGpus()
-                    || need.getCpu() > cpuLeft + 1e-9 || need.getMemoryBytes() > memLeft) {
+            Capacity largest = hb.getLargestNodeTotal();
+            if (need.getCpu() > largest.getCpu() + 1e-9 || need.getMemoryBytes() > largest.getMemoryBytes()
+                    || need.getDiskBytes() > largest.getDiskBytes() || need.getGpus() > largest.getGpus()) {
                 continue;
             }
-            // Least loaded first (free fraction of the scarcer of cpu and memory); ties go to the larger shard.
-            double share = Math.min(cpuLeft / Math.max(hb.getTotal().getCpu(), 1e-9),
-                    (double) memLeft / Math.max(hb.getTotal().getMemoryBytes(), 1)) + cpuLeft * 1e-6;
+            Capacity queued = hb.getQueuedDemand() == null ? new Capacity(0.0, 0L, 0L, 0) : hb.getQueuedDemand();
+            double cpuLeft = hb.getFree().getCpu() - queued.getCpu() - r.cpu();
+            long memLeft = hb.getFree().getMemoryBytes() - queued.getMemoryBytes() - r.memoryBytes();
+            Capacity nodeFree = hb.getLargestNodeFree();
+            boolean fitsNow = need.getCpu() <= Math.min(cpuLeft, nodeFree.getCpu()) + 1e-9
+                    && need.getMemoryBytes() <= Math.min(memLeft, nodeFree.getMemoryBytes())
+                    && need.getDiskBytes() <= nodeFree.getDiskBytes() && need.getGpus() <= nodeFree.getGpus();
+            // Least loaded first: the part of cpu and memory left after what is queued and on its way
+            // (negative when over-committed); a shard that can start it at once beats one that queues it.
+            double share = (fitsNow ? FITS_NOW_BONUS : 0) + Math.min(cpuLeft / Math.max(hb.getTotal().getCpu(), 1e-9),
+                    (double) memLeft / Math.max(hb.getTotal().getMemoryBytes(), 1)) + cpuLeft * 1e-6; // ties: the larger shard
             if (best == null || share > best.freeShare) {
                 best = new Candidate(fw, hb.getShard(), share);
             }
@@ -169,11 +178,12 @@ public final class FrameworkSelector {
             queued += hb.getQueued() + r.count();
             limit += hb.getAcceptLimit();
         }
+        String free = fmt(freeCpu) + " of " + fmt(totalCpu) + " cpu and " + mib(freeMem) + " memory free";
         if (queued >= limit) {
-            return "has a full queue (" + queued + " of " + limit + ")";
+            return "has a full queue (" + queued + " of " + limit + " waiting; " + free + ")";
         }
-        return "has " + fmt(freeCpu) + " of " + fmt(totalCpu) + " cpu and " + mib(freeMem) + " memory free, task needs "
-                + fmt(task.getResources().getCpu()) + " cpu and " + mib(task.getResources().getMemoryBytes());
+        return "has no live shard whose queue and nodes can take " + fmt(task.getResources().getCpu()) + " cpu and "
+                + mib(task.getResources().getMemoryBytes()) + " (" + free + ")";
     }
 
     private static Capacity largest(List<FrameworkHeartbeat> shards, java.util.function.Function<FrameworkHeartbeat, Capacity> f) {

@@ -49,6 +49,7 @@ class FrameworkSelectorTest {
         FrameworkHeartbeat busy = framework("ecs-c", 0, 8, 8192 * MIB, NOW);
         busy.setFree(new Capacity(2.0, 8192 * MIB, 0L, 0));
         busy.setLargestNodeFree(busy.getFree());
+        busy.setQueued(100);
         FrameworkHeartbeat hdd = framework("ecs-a", 0, 8, 8192 * MIB, NOW);
         hdd.setDiskTypes(List.of(DiskType.HDD));
         TaskReady r = readyTask(4, 64 * MIB);
@@ -56,7 +57,7 @@ class FrameworkSelectorTest {
 
         Decision d = selector.choose(r, List.of(hdd, down, busy), Map.of(), NOW);
         assertEquals(new Decision.Hold("3 frameworks: ecs-a lacks disk type ssd; ecs-b is down (no heartbeat for 60 s); "
-                + "ecs-c has 2 of 8 cpu and 8192Mi memory free, task needs 4 cpu and 64Mi"), d);
+                + "ecs-c has a full queue (100 of 100 waiting; 2 of 8 cpu and 8192Mi memory free)"), d);
     }
 
     @Test
@@ -84,9 +85,27 @@ class FrameworkSelectorTest {
 
     @Test
     void reservationsSinceTheLastHeartbeatCountAgainstFreeRoom() {
-        FrameworkHeartbeat hb = framework("ecs", 0, 2, 1024 * MIB, NOW);
-        Map<String, FrameworkSelector.Reservation> reserved = Map.of("ecs/0", new FrameworkSelector.Reservation(2, 2.0, 128 * MIB));
-        assertTrue(selector.choose(readyTask(1, MIB), List.of(hb), reserved, NOW) instanceof Decision.Hold);
+        FrameworkHeartbeat a = framework("a", 0, 2, 1024 * MIB, NOW);
+        FrameworkHeartbeat b = framework("b", 0, 2, 1024 * MIB, NOW);
+        Map<String, FrameworkSelector.Reservation> reserved = Map.of("a/0", new FrameworkSelector.Reservation(1, 1.0, 128 * MIB));
+        assertEquals(new Decision.Dispatch("b", 0), selector.choose(readyTask(1, MIB), List.of(a, b), reserved, NOW));
+    }
+
+    @Test
+    void queuesAtABusyFrameworkRatherThanHoldAndPrefersOneThatCanStartItNow() {
+        FrameworkHeartbeat busy = framework("busy", 0, 8, 8192 * MIB, NOW);
+        busy.setFree(new Capacity(0.0, 0L, 0L, 0));
+        busy.setLargestNodeFree(busy.getFree());
+        busy.setQueuedDemand(new Capacity(4.0, 512 * MIB, 0L, 0));
+        assertEquals(new Decision.Dispatch("busy", 0), selector.choose(readyTask(1, MIB), List.of(busy), Map.of(), NOW),
+                "its queue has room: the framework's fair share decides who runs next");
+        FrameworkHeartbeat small = framework("small", 0, 1, 1024 * MIB, NOW);
+        assertEquals(new Decision.Dispatch("small", 0), selector.choose(readyTask(1, MIB), List.of(busy, small), Map.of(), NOW));
+        FrameworkHeartbeat lessBusy = framework("less", 0, 8, 8192 * MIB, NOW);
+        lessBusy.setFree(new Capacity(0.0, 0L, 0L, 0));
+        lessBusy.setLargestNodeFree(lessBusy.getFree());
+        assertEquals(new Decision.Dispatch("less", 0), selector.choose(readyTask(1, MIB), List.of(busy, lessBusy), Map.of(), NOW),
+                "among full frameworks, the one with less queued work");
     }
 
     @Test
@@ -94,6 +113,6 @@ class FrameworkSelectorTest {
         FrameworkHeartbeat full = framework("ecs", 0, 8, 8192 * MIB, NOW);
         full.setQueued(100);
         Decision d = selector.choose(readyTask(1, MIB), List.of(full), Map.of(), NOW);
-        assertEquals(new Decision.Hold("1 framework: ecs has a full queue (100 of 100)"), d);
+        assertEquals(new Decision.Hold("1 framework: ecs has a full queue (100 of 100 waiting; 8 of 8 cpu and 8192Mi memory free)"), d);
     }
 }

@@ -172,7 +172,9 @@ class DispatcherTopologyTest {
     @Test
     void requiredLocalityWaitsForTheFrameworkItsDependenciesRanOn() {
         heartbeats.pipeInput("ecs/0", framework("ecs", 0, 8, 8192 * MIB, clock.millis()));
-        heartbeats.pipeInput("hpc/0", halfBusy("hpc", clock.millis()));
+        FrameworkHeartbeat full = halfBusy("hpc", clock.millis());
+        full.setQueued(100);
+        heartbeats.pipeInput("hpc/0", full);
         TaskDefinition def = task("b");
         def.setRequireLocality(true);
         def.setResources(new Capacity(2.0, 256 * MIB, 0L, 0));
@@ -182,13 +184,13 @@ class DispatcherTopologyTest {
         TaskEvent held = events.readValue();
         assertEquals(TaskEventType.HELD, held.getType());
         assertTrue(held.getReason().contains("ecs is not where its dependencies ran (hpc) and locality is required"), held.getReason());
-        assertTrue(held.getReason().contains("hpc has 1 of 2 cpu"), held.getReason());
+        assertTrue(held.getReason().contains("hpc has a full queue"), held.getReason());
 
         def.setRequireLocality(false);
         TaskReady preferred = ready("j", def, 2);
         preferred.setDependencyFrameworks(java.util.List.of("hpc"));
         ready.pipeInput(preferred.getJobId(), preferred);
-        assertEquals("ecs", ecsTasks.readValue().getFrameworkId(), "preferred locality gives way when it cannot fit");
+        assertEquals("ecs", ecsTasks.readValue().getFrameworkId(), "preferred locality gives way when its framework cannot queue it");
     }
 
     private static FrameworkHeartbeat halfBusy(String id, long sentAt) {

@@ -346,11 +346,11 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
                 network |= node.getHeartbeat().getNetwork();
             }
         }
-        long queued;
+        long queued = 0;
+        Capacity queuedDemand = Resources.zero();
         try (KeyValueIterator<String, TaskDispatch> it = queue.all()) {
-            queued = 0;
             while (it.hasNext()) {
-                it.next();
+                queuedDemand = Resources.plus(queuedDemand, it.next().value.getReady().getTask().getResources());
                 queued++;
             }
         }
@@ -358,7 +358,7 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
                 .setFrameworkId(settings.frameworkId()).setShard(shard).setNodes(count)
                 .setTotal(total).setFree(free).setLargestNodeFree(largestFree).setLargestNodeTotal(largestTotal)
                 .setDiskTypes(new ArrayList<>(diskTypes)).setNetwork(network)
-                .setQueued((int) queued).setAcceptLimit(settings.acceptLimit()).setSentAt(now).build();
+                .setQueued((int) queued).setQueuedDemand(queuedDemand).setAcceptLimit(settings.acceptLimit()).setSentAt(now).build();
         context.forward(record(settings.frameworkId() + "/" + shard, hb, now), HEARTBEAT_SINK);
     }
 
