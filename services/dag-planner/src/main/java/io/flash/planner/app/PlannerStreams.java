@@ -1,6 +1,7 @@
 package io.flash.planner.app;
 
 import io.flash.common.serde.RegistryValueSerdes;
+import io.flash.common.streams.ReplaceFailedThread;
 import io.flash.common.topics.FlashTopics;
 import io.flash.common.units.Quantities;
 import io.flash.planner.dag.RetryPolicy;
@@ -8,6 +9,7 @@ import io.flash.planner.topology.PlannerTopology;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.time.Clock;
@@ -16,6 +18,12 @@ import java.time.Duration;
 /** Hands the planner topology to Quarkus, which runs it with the kafka-streams.* settings. */
 @ApplicationScoped
 public class PlannerStreams {
+
+    /** Picked up by Quarkus for the Kafka Streams client: a failed stream thread is replaced, not fatal. */
+    @Produces
+    StreamsUncaughtExceptionHandler onStreamThreadFailure() {
+        return new ReplaceFailedThread();
+    }
 
     @Produces
     Topology topology(@ConfigProperty(name = "flash.registry.url") String registryUrl,

@@ -1,12 +1,14 @@
 package io.flash.dispatcher.app;
 
 import io.flash.common.serde.RegistryValueSerdes;
+import io.flash.common.streams.ReplaceFailedThread;
 import io.flash.common.topics.FlashTopics;
 import io.flash.dispatcher.selection.FrameworkSelector;
 import io.flash.dispatcher.topology.DispatcherTopology;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.time.Clock;
@@ -15,6 +17,12 @@ import java.time.Duration;
 /** Hands the dispatcher topology to Quarkus, which runs it with the kafka-streams.* settings. */
 @ApplicationScoped
 public class DispatcherStreams {
+
+    /** Picked up by Quarkus for the Kafka Streams client: a failed stream thread is replaced, not fatal. */
+    @Produces
+    StreamsUncaughtExceptionHandler onStreamThreadFailure() {
+        return new ReplaceFailedThread();
+    }
 
     @Produces
     Topology topology(@ConfigProperty(name = "flash.registry.url") String registryUrl,

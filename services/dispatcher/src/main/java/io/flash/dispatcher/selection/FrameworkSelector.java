@@ -214,9 +214,5 @@ public final class FrameworkSelector {
     /** Resources sent to a shard after its last heartbeat was taken. */
     public record Reservation(int count, double cpu, long memoryBytes) {
         public static final Reservation NONE = new Reservation(0, 0, 0);
-
-        public Reservation plus(Capacity c) {
-            return new Reservation(count + 1, cpu + c.getCpu(), memoryBytes + c.getMemoryBytes());
-        }
     }
 }

@@ -2,6 +2,7 @@ package io.flash.dispatcher.topology;
 
 import io.flash.dispatcher.selection.Decision;
 import io.flash.dispatcher.selection.FrameworkSelector;
+import io.flash.dispatcher.selection.Reservations;
 import io.flash.schema.*;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -31,8 +32,8 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
     private final FrameworkSelector selector;
     private final Settings settings;
     private final Clock clock;
-    /** fw/shard → (heartbeat sentAt it applies to, what was sent since). Soft back-pressure; rebuilt by heartbeats. */
-    private final Map<String, Map.Entry<Long, FrameworkSelector.Reservation>> reservations = new HashMap<>();
+    /** Sent to each shard and perhaps not in its heartbeat yet; in memory, rebuilt by new heartbeats after a restart. */
+    private final Reservations reservations = new Reservations(500);
     private ProcessorContext<String, SpecificRecord> context;
     private KeyValueStore<String, FrameworkHeartbeat> frameworks;
     private KeyValueStore<String, HeldTask> held;
@@ -141,9 +142,7 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
         Decision decision = selector.choose(ready, shards, reserved, now);
         if (decision instanceof Decision.Dispatch d) {
             if (previouslyHeld != null) held.delete(ready.getAttemptId());
-            String key = FrameworkSelector.key(d.frameworkId(), d.shard());
-            reservations.put(key, Map.entry(reservations.getOrDefault(key, Map.entry(0L, FrameworkSelector.Reservation.NONE)).getKey(),
-                    reserved.getOrDefault(key, FrameworkSelector.Reservation.NONE).plus(ready.getTask().getResources())));
+            reservations.sent(FrameworkSelector.key(d.frameworkId(), d.shard()), ready.getTask().getResources(), now);
             inflight.put(ready.getAttemptId(), forwardDispatch(ready, d.frameworkId(), d.shard(), now));
             emit(ready, TaskEventType.DISPATCHED, d.frameworkId(), d.shard(), null, null, now);
         } else if (decision instanceof Decision.Hold h) {
@@ -179,12 +178,7 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
         Map<String, FrameworkSelector.Reservation> current = new HashMap<>();
         for (FrameworkHeartbeat hb : shards) {
             String key = FrameworkSelector.key(hb.getFrameworkId(), hb.getShard());
-            var entry = reservations.get(key);
-            if (entry == null || entry.getKey() != hb.getSentAt()) {
-                reservations.put(key, Map.entry(hb.getSentAt(), FrameworkSelector.Reservation.NONE));
-            } else {
-                current.put(key, entry.getValue());
-            }
+            current.put(key, reservations.since(key, hb.getSentAt()));
         }
         return current;
     }

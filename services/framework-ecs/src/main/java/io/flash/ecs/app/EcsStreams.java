@@ -1,6 +1,7 @@
 package io.flash.ecs.app;
 
 import io.flash.common.serde.RegistryValueSerdes;
+import io.flash.common.streams.ReplaceFailedThread;
 import io.flash.common.setup.PlatformSetup;
 import io.flash.common.topics.FlashTopics;
 import io.flash.ecs.queue.QueueQuotas;
@@ -8,6 +9,7 @@ import io.flash.ecs.topology.EcsTopology;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.time.Clock;
@@ -20,6 +22,12 @@ import java.util.List;
  */
 @ApplicationScoped
 public class EcsStreams {
+
+    /** Picked up by Quarkus for the Kafka Streams client: a failed stream thread is replaced, not fatal. */
+    @Produces
+    StreamsUncaughtExceptionHandler onStreamThreadFailure() {
+        return new ReplaceFailedThread();
+    }
 
     @Produces
     Topology topology(@ConfigProperty(name = "flash.registry.url") String registryUrl,

@@ -20,6 +20,7 @@ public final class Holdings {
     private final Map<String, Map<String, Held>> byNode = new HashMap<>();
     private final Map<String, Capacity> byOwner = new HashMap<>();
     private final Map<String, Capacity> byQueue = new HashMap<>();
+    private final TreeMap<Integer, Integer> priorities = new TreeMap<>();
 
     public void add(Held held) {
         remove(held.attemptId());
@@ -27,6 +28,7 @@ public final class Holdings {
         byNode.computeIfAbsent(held.nodeId(), k -> new HashMap<>()).put(held.attemptId(), held);
         byOwner.merge(held.owner(), held.resources(), Resources::plus);
         byQueue.merge(held.queue(), held.resources(), Resources::plus);
+        priorities.merge(held.priority(), 1, Integer::sum);
     }
 
     public void remove(String attemptId) {
@@ -37,6 +39,7 @@ public final class Holdings {
         if (onNode.isEmpty()) byNode.remove(held.nodeId());
         subtract(byOwner, held.owner(), held.resources());
         subtract(byQueue, held.queue(), held.resources());
+        priorities.computeIfPresent(held.priority(), (p, n) -> n == 1 ? null : n - 1);
     }
 
     public void markPreempting(String attemptId) {
@@ -57,6 +60,11 @@ public final class Holdings {
 
     public Capacity ofQueue(String queue) {
         return byQueue.getOrDefault(queue, Resources.zero());
+    }
+
+    /** Whether any placed attempt has a priority below {@code priority} (something preemption could stop). */
+    public boolean anyBelow(int priority) {
+        return !priorities.isEmpty() && priorities.firstKey() < priority;
     }
 
     public int size() {

@@ -12,8 +12,6 @@ import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.KeyValueStore;
 
 import java.time.Clock;
 import java.util.*;
@@ -33,14 +31,12 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
     private final Preemptor preemptor = new Preemptor();
     private final Clock clock;
     private final PreemptionBudget preemptionBudget;
-    /** Index of the placements store for the policies; built on first use, then kept in step. */
-    private Holdings holdings;
     /** Last reason an attempt could not be placed, so the planner hears each reason once. */
     private final Map<String, String> lastHoldReason = new HashMap<>();
+    /** When each node's record was last written for its heartbeat alone (not for a change). */
+    private final Map<String, Long> lastPersisted = new HashMap<>();
     private ProcessorContext<String, SpecificRecord> context;
-    private KeyValueStore<String, NodeRecord> nodes;
-    private KeyValueStore<String, TaskDispatch> queue;
-    private KeyValueStore<String, Placement> placements;
+    private ShardState state;
     private int shard;
 
     SchedulerProcessor(Settings settings, BinPacker packer, Clock clock) {
@@ -53,9 +49,7 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
     @Override
     public void init(ProcessorContext<String, SpecificRecord> context) {
         this.context = context;
-        this.nodes = context.getStateStore(NODES_STORE);
-        this.queue = context.getStateStore(QUEUE_STORE);
-        this.placements = context.getStateStore(PLACEMENTS_STORE);
+        this.state = new ShardState(context); // also after a revival: the stores may have been restored
         this.shard = context.taskId().partition();
         context.schedule(settings.tick(), PunctuationType.WALL_CLOCK_TIME, ts -> tick());
     }
@@ -68,13 +62,14 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
             cancel(dispatch.getReady(), now);
         } else if (value instanceof TaskDispatch dispatch) {
             String attemptId = dispatch.getReady().getAttemptId();
-            if (placements.get(attemptId) == null && queue.get(attemptId) == null) {
-                queue.put(attemptId, dispatch);
+            if (state.placement(attemptId) == null && state.queued(attemptId) == null) {
+                state.enqueue(dispatch);
                 schedule(now);
             }
         } else if (value instanceof NodeHeartbeat heartbeat) {
-            onHeartbeat(heartbeat, now);
-            schedule(now);
+            if (onHeartbeat(heartbeat, now)) {
+                schedule(now);
+            }
         } else if (value instanceof AttemptEvent event) {
             if (onAttemptEvent(event, now)) {
                 schedule(now);
@@ -85,9 +80,8 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
     /** Queued here: dropped and reported. Placed here: its node is told to kill it, and reports. */
     private void cancel(TaskReady request, long now) {
         String attemptId = request.getAttemptId();
-        TaskDispatch queued = queue.get(attemptId);
-        if (queued != null) {
-            queue.delete(attemptId);
+        if (state.queued(attemptId) != null) {
+            state.dequeue(attemptId);
             lastHoldReason.remove(attemptId);
             emit(request.getJobId(), TaskEvent.newBuilder()
                     .setJobId(request.getJobId()).setTaskId(request.getTaskId()).setAttemptId(attemptId)
@@ -95,17 +89,20 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
                     .setFailureClass(FailureClass.CANCELLED).setReason("cancelled while queued").setAt(now).build(), now);
             return;
         }
-        Placement placement = placements.get(attemptId);
+        Placement placement = state.placement(attemptId);
         if (placement != null) {
-            context.forward(record(placement.getNodeId(), Assignment.newBuilder()
-                    .setNodeId(placement.getNodeId()).setAction(AssignmentAction.KILL)
-                    .setJobId(request.getJobId()).setTaskId(request.getTaskId()).setAttemptId(attemptId)
-                    .setReason("cancelled").setAssignedAt(now).build(), now), ASSIGNMENTS_SINK);
+            kill(placement.getNodeId(), request.getJobId(), request.getTaskId(), attemptId, "cancelled", now);
         }
     }
 
-    private void onHeartbeat(NodeHeartbeat heartbeat, long now) {
-        NodeRecord node = nodes.get(heartbeat.getNodeId());
+    /** @return whether the node brings room it did not offer before (new, back from lost, resized) */
+    private boolean onHeartbeat(NodeHeartbeat heartbeat, long now) {
+        String nodeId = heartbeat.getNodeId();
+        NodeRecord node = state.node(nodeId);
+        boolean newRoom = node == null || node.getLost() || !node.getHeartbeat().getTotal().equals(heartbeat.getTotal())
+                || !node.getHeartbeat().getLabels().equals(heartbeat.getLabels())
+                || node.getHeartbeat().getDiskType() != heartbeat.getDiskType()
+                || !node.getHeartbeat().getImages().equals(heartbeat.getImages());
         if (node == null) {
             node = NodeRecord.newBuilder().setHeartbeat(heartbeat).setAllocated(Resources.zero())
                     .setPlacedAttempts(new ArrayList<>()).setLastSeenAt(now).setLost(false).build();
@@ -113,22 +110,24 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
         node.setHeartbeat(heartbeat);
         node.setLastSeenAt(now);
         node.setLost(false);
-        nodes.put(heartbeat.getNodeId(), node);
+        // A plain "still alive" is written at most every third of the node timeout: enough for a
+        // successor to judge the node, without a store write per heartbeat of every node.
+        if (newRoom || now - lastPersisted.getOrDefault(nodeId, 0L) > settings.nodeTimeout().toMillis() / 3) {
+            state.putNode(node);
+            lastPersisted.put(nodeId, now);
+        }
         // An attempt the node still runs but this shard no longer places (declared lost, or cancelled): stop it.
         for (String attemptId : heartbeat.getRunningAttempts()) {
-            if (placements.get(attemptId) == null) {
-                context.forward(record(heartbeat.getNodeId(), Assignment.newBuilder()
-                        .setNodeId(heartbeat.getNodeId()).setAction(AssignmentAction.KILL)
-                        .setJobId("").setTaskId("").setAttemptId(attemptId)
-                        .setReason("the framework no longer tracks this attempt (its node was declared lost)")
-                        .setAssignedAt(now).build(), now), ASSIGNMENTS_SINK);
+            if (state.placement(attemptId) == null) {
+                kill(nodeId, "", "", attemptId, "the framework no longer tracks this attempt (its node was declared lost)", now);
             }
         }
+        return newRoom;
     }
 
     /** @return whether resources were freed */
     private boolean onAttemptEvent(AttemptEvent event, long now) {
-        Placement placement = placements.get(event.getAttemptId());
+        Placement placement = state.placement(event.getAttemptId());
         if (placement == null) {
             return false; // an attempt this shard already settled: late or duplicate report
         }
@@ -144,8 +143,7 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
                 if (placement.getStarted()) {
                     return false;
                 }
-                placement.setStarted(true);
-                placements.put(event.getAttemptId(), placement);
+                state.markStarted(placement);
                 emit(ready.getJobId(), out.setType(TaskEventType.STARTED).build(), now);
                 return false;
             }
@@ -166,26 +164,20 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
         long now = clock.millis();
         declareLostNodes(now);
         schedule(now);
-        heartbeat(now);
+        context.forward(record(settings.frameworkId() + "/" + shard, ShardHeartbeat.of(settings.frameworkId(), shard,
+                settings.acceptLimit(), state.nodes(), state.queue(), now), now), HEARTBEAT_SINK);
     }
 
     private void declareLostNodes(long now) {
-        List<NodeRecord> lost = new ArrayList<>();
-        try (KeyValueIterator<String, NodeRecord> it = nodes.all()) {
-            it.forEachRemaining(kv -> {
-                if (!kv.value.getLost() && now - kv.value.getLastSeenAt() > settings.nodeTimeout().toMillis()) {
-                    lost.add(kv.value);
-                }
-            });
-        }
+        List<NodeRecord> lost = state.nodes().stream()
+                .filter(n -> !n.getLost() && now - n.getLastSeenAt() > settings.nodeTimeout().toMillis()).toList();
         for (NodeRecord node : lost) {
             String nodeId = node.getHeartbeat().getNodeId();
             for (String attemptId : List.copyOf(node.getPlacedAttempts())) {
-                Placement placement = placements.get(attemptId);
+                Placement placement = state.placement(attemptId);
                 if (placement == null) continue;
                 TaskReady ready = placement.getDispatch().getReady();
-                placements.delete(attemptId);
-                holdings().remove(attemptId);
+                state.unplace(attemptId);
                 emit(ready.getJobId(), TaskEvent.newBuilder()
                         .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(attemptId)
                         .setType(TaskEventType.LOST).setFrameworkId(settings.frameworkId()).setNodeId(nodeId)
@@ -196,33 +188,40 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
             node.setLost(true);
             node.setAllocated(Resources.zero());
             node.setPlacedAttempts(new ArrayList<>());
-            nodes.put(nodeId, node);
+            state.putNode(node);
         }
     }
 
     private void schedule(long now) {
-        List<TaskDispatch> waiting = new ArrayList<>();
-        try (KeyValueIterator<String, TaskDispatch> it = queue.all()) {
-            it.forEachRemaining(kv -> waiting.add(kv.value));
+        if (state.queue().isEmpty()) return;
+        Collection<NodeRecord> nodes = state.nodes();
+        Capacity shardTotal = Resources.zero();
+        Capacity largestFree = Resources.zero();
+        for (NodeRecord node : nodes) {
+            if (node.getLost()) continue;
+            shardTotal = Resources.plus(shardTotal, node.getHeartbeat().getTotal());
+            largestFree = Resources.max(largestFree, Resources.minus(node.getHeartbeat().getTotal(), node.getAllocated()));
         }
-        if (waiting.isEmpty()) return;
-        Map<String, NodeRecord> live = new LinkedHashMap<>();
-        try (KeyValueIterator<String, NodeRecord> it = nodes.all()) {
-            it.forEachRemaining(kv -> live.put(kv.key, kv.value));
-        }
-        Capacity shardTotal = shardTotal(live.values());
-        FairShare fairShare = new FairShare(shardTotal, holdings().byOwner());
+        Holdings holdings = state.holdings();
+        FairShare fairShare = new FairShare(shardTotal, holdings.byOwner());
         // The fairest candidate first; one that fits nowhere waits for the next round.
-        for (Iterator<TaskDispatch> order = fairShare.order(waiting); order.hasNext(); ) {
+        for (Iterator<TaskDispatch> order = fairShare.order(List.copyOf(state.queue())); order.hasNext(); ) {
             TaskDispatch dispatch = order.next();
             TaskReady ready = dispatch.getReady();
-            String quotaRefusal = settings.quotas().refusal(ready.getQueue(), ready.getTask().getResources(),
-                    holdings().ofQueue(ready.getQueue()), shardTotal);
+            Capacity need = ready.getTask().getResources();
+            String quotaRefusal = settings.quotas().refusal(ready.getQueue(), need, holdings.ofQueue(ready.getQueue()), shardTotal);
+            // Cheap test first: bigger than every node's free room in some dimension means no node
+            // fits; the full per-node explanation is worked out once, not on every pass.
+            boolean hopeless = quotaRefusal == null && !Resources.fits(need, largestFree);
+            if (hopeless && lastHoldReason.containsKey(ready.getAttemptId())
+                    && !(preemptionBudget.enabled() && holdings.anyBelow(ready.getPriority()))) {
+                continue;
+            }
             BinPacker.Choice choice = quotaRefusal != null ? new BinPacker.Choice(null, quotaRefusal)
-                    : packer.place(ready.getTask(), live.values());
+                    : packer.place(ready.getTask(), nodes);
             if (choice.nodeId() == null) {
                 String reason = settings.frameworkId() + " shard " + shard + ": " + choice.reason();
-                if (quotaRefusal == null) reason += preemptFor(ready, live, now);
+                if (quotaRefusal == null) reason += preemptFor(ready, nodes, now);
                 if (!reason.equals(lastHoldReason.put(ready.getAttemptId(), reason))) {
                     emit(ready.getJobId(), TaskEvent.newBuilder()
                             .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(ready.getAttemptId())
@@ -231,61 +230,40 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
                 }
                 continue;
             }
-            fairShare.placed(ready.getOwner(), ready.getTask().getResources());
-            lastHoldReason.remove(ready.getAttemptId());
-            NodeRecord node = live.get(choice.nodeId());
-            node.setAllocated(Resources.plus(node.getAllocated(), ready.getTask().getResources()));
-            List<String> placed = new ArrayList<>(node.getPlacedAttempts());
-            placed.add(ready.getAttemptId());
-            node.setPlacedAttempts(placed);
-            nodes.put(choice.nodeId(), node);
-            queue.delete(ready.getAttemptId());
-            Placement placement = Placement.newBuilder().setAttemptId(ready.getAttemptId())
-                    .setNodeId(choice.nodeId()).setDispatch(dispatch).setStarted(false).setPlacedAt(now).build();
-            placements.put(ready.getAttemptId(), placement);
-            holdings().add(held(placement));
-            context.forward(record(choice.nodeId(), Assignment.newBuilder()
-                    .setNodeId(choice.nodeId()).setAction(AssignmentAction.RUN)
-                    .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(ready.getAttemptId())
-                    .setTask(ready.getTask()).setAssignedAt(now).build(), now), ASSIGNMENTS_SINK);
-            emit(ready.getJobId(), TaskEvent.newBuilder()
-                    .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(ready.getAttemptId())
-                    .setType(TaskEventType.PLACED).setFrameworkId(settings.frameworkId()).setNodeId(choice.nodeId())
-                    .setAt(now).build(), now);
+            fairShare.placed(ready.getOwner(), need);
+            place(dispatch, state.node(choice.nodeId()), now);
         }
     }
 
-    private static Capacity shardTotal(Collection<NodeRecord> nodes) {
-        Capacity total = Resources.zero();
-        for (NodeRecord node : nodes) {
-            if (!node.getLost()) total = Resources.plus(total, node.getHeartbeat().getTotal());
-        }
-        return total;
-    }
-
-    private Holdings holdings() {
-        if (holdings == null) {
-            holdings = new Holdings();
-            try (KeyValueIterator<String, Placement> it = placements.all()) {
-                it.forEachRemaining(kv -> holdings.add(held(kv.value)));
-            }
-        }
-        return holdings;
-    }
-
-    private static Holdings.Held held(Placement p) {
-        TaskReady r = p.getDispatch().getReady();
-        return new Holdings.Held(p.getAttemptId(), r.getOwner(), r.getQueue(), r.getPriority(), p.getNodeId(),
-                r.getTask().getResources(), p.getPlacedAt(), p.getPreemptedBy() != null);
+    private void place(TaskDispatch dispatch, NodeRecord node, long now) {
+        TaskReady ready = dispatch.getReady();
+        String nodeId = node.getHeartbeat().getNodeId();
+        lastHoldReason.remove(ready.getAttemptId());
+        node.setAllocated(Resources.plus(node.getAllocated(), ready.getTask().getResources()));
+        List<String> placed = new ArrayList<>(node.getPlacedAttempts());
+        placed.add(ready.getAttemptId());
+        node.setPlacedAttempts(placed);
+        state.putNode(node);
+        state.dequeue(ready.getAttemptId());
+        state.place(Placement.newBuilder().setAttemptId(ready.getAttemptId())
+                .setNodeId(nodeId).setDispatch(dispatch).setStarted(false).setPlacedAt(now).build());
+        context.forward(record(nodeId, Assignment.newBuilder()
+                .setNodeId(nodeId).setAction(AssignmentAction.RUN)
+                .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(ready.getAttemptId())
+                .setTask(ready.getTask()).setAssignedAt(now).build(), now), ASSIGNMENTS_SINK);
+        emit(ready.getJobId(), TaskEvent.newBuilder()
+                .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(ready.getAttemptId())
+                .setType(TaskEventType.PLACED).setFrameworkId(settings.frameworkId()).setNodeId(nodeId)
+                .setAt(now).build(), now);
     }
 
     /**
      * Stops lower-priority attempts to make room for {@code ready}, within the rate limit.
      * @return what the waiting attempt is told about it ("" when preemption cannot help)
      */
-    private String preemptFor(TaskReady ready, Map<String, NodeRecord> live, long now) {
+    private String preemptFor(TaskReady ready, Collection<NodeRecord> nodes, long now) {
         if (!preemptionBudget.enabled()) return "";
-        Optional<Preemptor.Plan> plan = preemptor.plan(ready.getTask(), ready.getPriority(), live.values(), holdings());
+        Optional<Preemptor.Plan> plan = preemptor.plan(ready.getTask(), ready.getPriority(), nodes, state.holdings());
         if (plan.isEmpty()) return "";
         List<Holdings.Held> victims = plan.get().victims();
         if (victims.isEmpty()) {
@@ -296,26 +274,19 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
                     + settings.preemptionsPerMinute() + " per minute, waiting";
         }
         for (Holdings.Held victim : victims) {
-            Placement placement = placements.get(victim.attemptId());
-            placement.setPreemptedBy(ready.getAttemptId());
-            placements.put(victim.attemptId(), placement);
-            holdings().markPreempting(victim.attemptId());
+            Placement placement = state.placement(victim.attemptId());
+            state.markPreempted(placement, ready.getAttemptId());
             TaskReady v = placement.getDispatch().getReady();
-            context.forward(record(victim.nodeId(), Assignment.newBuilder()
-                    .setNodeId(victim.nodeId()).setAction(AssignmentAction.KILL)
-                    .setJobId(v.getJobId()).setTaskId(v.getTaskId()).setAttemptId(victim.attemptId())
-                    .setReason("preempted for higher-priority attempt " + ready.getAttemptId()
-                            + " (priority " + ready.getPriority() + " > " + victim.priority() + ")")
-                    .setAssignedAt(now).build(), now), ASSIGNMENTS_SINK);
+            kill(victim.nodeId(), v.getJobId(), v.getTaskId(), victim.attemptId(), "preempted for higher-priority attempt "
+                    + ready.getAttemptId() + " (priority " + ready.getPriority() + " > " + victim.priority() + ")", now);
         }
         return "; preempting " + victims.size() + " lower-priority attempt" + (victims.size() == 1 ? "" : "s")
                 + " on " + plan.get().nodeId();
     }
 
     private void release(Placement placement) {
-        placements.delete(placement.getAttemptId());
-        holdings().remove(placement.getAttemptId());
-        NodeRecord node = nodes.get(placement.getNodeId());
+        state.unplace(placement.getAttemptId());
+        NodeRecord node = state.node(placement.getNodeId());
         if (node == null || !node.getPlacedAttempts().contains(placement.getAttemptId())) {
             return;
         }
@@ -323,43 +294,14 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
         List<String> placed = new ArrayList<>(node.getPlacedAttempts());
         placed.remove(placement.getAttemptId());
         node.setPlacedAttempts(placed);
-        nodes.put(placement.getNodeId(), node);
+        state.putNode(node);
     }
 
-    private void heartbeat(long now) {
-        int count = 0;
-        Capacity total = Resources.zero(), free = Resources.zero(), largestFree = Resources.zero(), largestTotal = Resources.zero();
-        Set<DiskType> diskTypes = EnumSet.noneOf(DiskType.class);
-        boolean network = false;
-        try (KeyValueIterator<String, NodeRecord> it = nodes.all()) {
-            while (it.hasNext()) {
-                NodeRecord node = it.next().value;
-                if (node.getLost()) continue;
-                count++;
-                Capacity nodeTotal = node.getHeartbeat().getTotal();
-                Capacity nodeFree = Resources.minus(nodeTotal, node.getAllocated());
-                total = Resources.plus(total, nodeTotal);
-                free = Resources.plus(free, nodeFree);
-                largestFree = Resources.max(largestFree, nodeFree);
-                largestTotal = Resources.max(largestTotal, nodeTotal);
-                diskTypes.add(node.getHeartbeat().getDiskType());
-                network |= node.getHeartbeat().getNetwork();
-            }
-        }
-        long queued = 0;
-        Capacity queuedDemand = Resources.zero();
-        try (KeyValueIterator<String, TaskDispatch> it = queue.all()) {
-            while (it.hasNext()) {
-                queuedDemand = Resources.plus(queuedDemand, it.next().value.getReady().getTask().getResources());
-                queued++;
-            }
-        }
-        FrameworkHeartbeat hb = FrameworkHeartbeat.newBuilder()
-                .setFrameworkId(settings.frameworkId()).setShard(shard).setNodes(count)
-                .setTotal(total).setFree(free).setLargestNodeFree(largestFree).setLargestNodeTotal(largestTotal)
-                .setDiskTypes(new ArrayList<>(diskTypes)).setNetwork(network)
-                .setQueued((int) queued).setQueuedDemand(queuedDemand).setAcceptLimit(settings.acceptLimit()).setSentAt(now).build();
-        context.forward(record(settings.frameworkId() + "/" + shard, hb, now), HEARTBEAT_SINK);
+    private void kill(String nodeId, String jobId, String taskId, String attemptId, String reason, long now) {
+        context.forward(record(nodeId, Assignment.newBuilder()
+                .setNodeId(nodeId).setAction(AssignmentAction.KILL)
+                .setJobId(jobId).setTaskId(taskId).setAttemptId(attemptId)
+                .setReason(reason).setAssignedAt(now).build(), now), ASSIGNMENTS_SINK);
     }
 
     private void emit(String jobId, TaskEvent event, long now) {

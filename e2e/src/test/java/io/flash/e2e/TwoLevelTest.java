@@ -1,0 +1,261 @@
+package io.flash.e2e;
+
+import io.flash.schema.*;
+import org.junit.jupiter.api.*;
+
+import java.time.Duration;
+import java.util.*;
+import java.util.stream.Collectors;
+
+import static io.flash.e2e.FoundationTest.job;
+import static io.flash.e2e.FoundationTest.task;
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * Two-level scheduling on the real stack: besides the shared "ecs" framework (node e2e-node-1, hdd)
+ * this class starts framework "ecs-ssd" with node ssd-1 and framework "ecs-hdd" with nodes hdd-1
+ * and hdd-2 — each executor a separate process declaring its own capacity — and stops them after.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class TwoLevelTest extends StackTest {
+
+    private static final int PORT = 18095;
+    private TopicTail<TaskEvent> events;
+    private TopicTail<FrameworkHeartbeat> heartbeats;
+    private final List<String> started = new ArrayList<>();
+
+    @BeforeAll
+    void startFrameworksAndNodes() throws Exception {
+        events = new TopicTail<>(stack.bootstrapServers(), client.topics().tasksEvents);
+        heartbeats = new TopicTail<>(stack.bootstrapServers(), client.topics().frameworkHeartbeats);
+        start("ecs-ssd", "framework-ecs", PORT, Map.of("FLASH_FRAMEWORK_ID", "ecs-ssd"));
+        start("ecs-hdd", "framework-ecs", PORT + 1, Map.of("FLASH_FRAMEWORK_ID", "ecs-hdd", "FLASH_FRAMEWORK_NODE_TIMEOUT", "8s"));
+        start("ssd-1", "executor", PORT + 2, node("ecs-ssd", "ssd-1", "ssd"));
+        start("hdd-1", "executor", PORT + 3, node("ecs-hdd", "hdd-1", "hdd"));
+        start("hdd-2", "executor", PORT + 4, node("ecs-hdd", "hdd-2", "hdd"));
+        for (String instance : started) stack.awaitReady(instance, Duration.ofSeconds(120));
+        awaitNodes("ecs-ssd", 1);
+        awaitNodes("ecs-hdd", 2);
+    }
+
+    @AfterAll
+    void stopFrameworksAndNodes() throws Exception {
+        for (String instance : started) stack.stop(instance);
+        if (events != null) events.close();
+        if (heartbeats != null) heartbeats.close();
+        // Let the dispatcher see them DOWN before the next test class submits anything.
+        Thread.sleep(11_000);
+    }
+
+    private void start(String instance, String service, int port, Map<String, String> env) throws Exception {
+        stack.startInstance(instance, service, port, env);
+        started.add(instance);
+    }
+
+    private static Map<String, String> node(String framework, String nodeId, String diskType) {
+        return Map.of("FLASH_FRAMEWORK_ID", framework, "FLASH_NODE_ID", nodeId, "FLASH_NODE_DISK_TYPE", diskType,
+                "FLASH_NODE_CPU", "2", "FLASH_NODE_MEMORY", "2Gi");
+    }
+
+    private void awaitNodes(String framework, int count) throws InterruptedException {
+        awaitNodes(framework, count, 0);
+    }
+
+    /** Waits until the framework's shards together report {@code count} live nodes in heartbeats sent after {@code since}. */
+    private void awaitNodes(String framework, int count, long since) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            Map<Integer, Integer> latest = new HashMap<>();
+            heartbeats.values(h -> h.getFrameworkId().equals(framework) && h.getSentAt() > since).forEach(h -> latest.put(h.getShard(), h.getNodes()));
+            if (latest.values().stream().mapToInt(Integer::intValue).sum() >= count) return;
+            Thread.sleep(200);
+        }
+        throw new AssertionError(framework + " never reported " + count + " nodes; logs in " + stack.logs());
+    }
+
+    private static TaskSpec onDisk(TaskSpec task, String diskType) {
+        task.getResources().setDiskType(diskType);
+        return task;
+    }
+
+    @Test
+    @Order(1)
+    void aTaskNeedingSsdRunsOnlyOnTheSsdFramework() throws Exception {
+        List<TaskSpec> tasks = new ArrayList<>();
+        for (int i = 0; i < 6; i++) tasks.add(onDisk(task("t" + i, "echo on ssd", 0.25, "32Mi"), "ssd"));
+        JobResult result = run(job("ssd-only", tasks.toArray(TaskSpec[]::new)));
+        assertEquals(JobState.SUCCEEDED, result.getState());
+        for (TaskSummary t : result.getTasks()) {
+            assertEquals("ecs-ssd", t.getFrameworkId(), t.getName());
+            assertEquals("ssd-1", t.getNodeId(), t.getName());
+        }
+    }
+
+    @Test
+    @Order(2)
+    void aDagStaysOnTheFrameworkWhereItStarted() throws Exception {
+        TaskSpec root = task("root", "echo root", 0.25, "32Mi");
+        List<TaskSpec> tasks = new ArrayList<>(List.of(root));
+        for (int i = 0; i < 4; i++) {
+            TaskSpec step = task("step" + i, "echo step", 0.25, "32Mi");
+            step.setDependsOn(List.of("root"));
+            tasks.add(step);
+        }
+        TaskSpec last = task("last", "echo last", 0.25, "32Mi");
+        last.setDependsOn(List.of("step0", "step1", "step2", "step3"));
+        tasks.add(last);
+        JobResult result = run(job("locality", tasks.toArray(TaskSpec[]::new)));
+        assertEquals(JobState.SUCCEEDED, result.getState());
+        Set<String> frameworks = result.getTasks().stream().map(TaskSummary::getFrameworkId).collect(Collectors.toSet());
+        assertEquals(1, frameworks.size(), "every task ran where the root ran: " + frameworks);
+    }
+
+    @Test
+    @Order(3)
+    void twoUsersSubmittingTwoHundredTasksEachGetEqualShares() throws Exception {
+        JobSubmission alice = scatterJob("fair-alice", "alice", 200);
+        JobSubmission bob = scatterJob("fair-bob", "bob", 200);
+        var results = client.openResults();
+        String aliceJob = client.submit(alice);
+        String bobJob = client.submit(bob);
+        assertEquals(JobState.SUCCEEDED, results.await(aliceJob, Duration.ofMinutes(6)).orElseThrow().getState());
+        assertEquals(JobState.SUCCEEDED, results.await(bobJob, Duration.ofMinutes(6)).orElseThrow().getState());
+        results.close();
+        // Shares while both users have work waiting: the first half of all starts.
+        List<TaskEvent> starts = new ArrayList<>(events.values(e -> e.getType() == TaskEventType.STARTED
+                && (e.getJobId().equals(aliceJob) || e.getJobId().equals(bobJob))));
+        starts.sort(Comparator.comparingLong(TaskEvent::getAt));
+        assertTrue(starts.size() >= 400, "every shard started: " + starts.size());
+        long aliceStarts = starts.subList(0, 200).stream().filter(e -> e.getJobId().equals(aliceJob)).count();
+        System.out.printf("fair share: of the first 200 starts alice had %d, bob %d%n", aliceStarts, 200 - aliceStarts);
+        assertTrue(Math.abs(aliceStarts - 100) <= 10, "alice " + aliceStarts + " of 200 starts: not within 10% of equal");
+    }
+
+    private static JobSubmission scatterJob(String name, String owner, int shards) {
+        TaskSpec work = task("work", "sleep 0.5", 1, "32Mi");
+        work.setScatter(ScatterSpec.newBuilder().setFrom(0L).setTo((long) shards).setShardSize(1).build());
+        JobSubmission job = job(name, work);
+        job.setOwner(owner);
+        return job;
+    }
+
+    @Test
+    @Order(4)
+    void anExecutorKilledMidTaskLosesItsAttemptsWhichRerunOnAnotherNode() throws Exception {
+        List<TaskSpec> tasks = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            TaskSpec t = task("long" + i, "sleep 12", 0.5, "32Mi");
+            t.setFramework("ecs-hdd");
+            tasks.add(t);
+        }
+        JobSubmission job = job("node-loss", tasks.toArray(TaskSpec[]::new));
+        var results = client.openResults();
+        String jobId = client.submit(job);
+        List<TaskEvent> running = events.await(e -> e.getJobId().equals(jobId) && e.getType() == TaskEventType.STARTED, 4,
+                Duration.ofSeconds(60), "started attempts");
+        long onHdd1 = running.stream().filter(e -> "hdd-1".equals(e.getNodeId())).count();
+        String victim = onHdd1 > 0 ? "hdd-1" : "hdd-2";
+        stack.kill(victim);
+        started.remove(victim);
+
+        JobResult result = results.await(jobId, Duration.ofMinutes(3)).orElseThrow(() -> new AssertionError("no result"));
+        results.close();
+        assertEquals(JobState.SUCCEEDED, result.getState(), () -> String.valueOf(result.getReason()));
+        List<TaskEvent> lost = events.values(e -> e.getJobId().equals(jobId) && e.getType() == TaskEventType.LOST);
+        assertFalse(lost.isEmpty(), "the killed node's attempts were declared lost");
+        for (TaskEvent e : lost) {
+            assertEquals(FailureClass.NODE_LOST, e.getFailureClass());
+            assertEquals(victim, e.getNodeId());
+        }
+        for (TaskSummary t : result.getTasks()) {
+            boolean wasLost = lost.stream().anyMatch(e -> e.getTaskId().equals(t.getTaskId()));
+            assertEquals(wasLost ? 2 : 1, t.getAttempts(), t.getName());
+        }
+        // The node comes back: its old containers are stopped, nothing is reported twice.
+        start(victim, "executor", PORT + (victim.equals("hdd-1") ? 3 : 4), node("ecs-hdd", victim, "hdd"));
+        stack.awaitReady(victim, Duration.ofSeconds(120));
+        Thread.sleep(4_000);
+        long successes = events.values(e -> e.getJobId().equals(jobId) && e.getType() == TaskEventType.SUCCEEDED).size();
+        assertEquals(4, successes, "one success per task, none from the lost attempts");
+    }
+
+    @Test
+    @Order(5)
+    void tasksQueuedAtAFrameworkThatStopsHeartbeatingMoveToAnother() throws Exception {
+        // Frozen, ecs-hdd still looks alive to the dispatcher for up to 10 s and is sent work it cannot start.
+        stack.pause("ecs-hdd", true);
+        List<TaskSpec> tasks = new ArrayList<>();
+        for (int i = 0; i < 8; i++) tasks.add(onDisk(task("t" + i, "sleep 0.5", 0.5, "32Mi"), "hdd"));
+        JobSubmission job = job("framework-down", tasks.toArray(TaskSpec[]::new));
+        var results = client.openResults();
+        String jobId;
+        try {
+            jobId = client.submit(job);
+            JobResult result = results.await(jobId, Duration.ofMinutes(2)).orElseThrow(() -> new AssertionError("no result"));
+            assertEquals(JobState.SUCCEEDED, result.getState(), () -> String.valueOf(result.getReason()));
+            for (TaskSummary t : result.getTasks()) assertEquals("ecs", t.getFrameworkId(), t.getName());
+            List<TaskEvent> moved = events.values(e -> e.getJobId().equals(jobId) && e.getType() == TaskEventType.LOST);
+            assertFalse(moved.isEmpty(), "some tasks had been sent to ecs-hdd before it was seen down");
+            for (TaskEvent e : moved) {
+                assertEquals(FailureClass.FRAMEWORK_LOST, e.getFailureClass());
+                assertEquals("ecs-hdd", e.getFrameworkId());
+            }
+        } finally {
+            stack.pause("ecs-hdd", false);
+        }
+        // Back, ecs-hdd reads the old dispatches and their fences: nothing it does counts again.
+        awaitNodes("ecs-hdd", 2, System.currentTimeMillis());
+        Thread.sleep(5_000);
+        long successes = events.values(e -> e.getJobId().equals(jobId) && e.getType() == TaskEventType.SUCCEEDED).size();
+        assertEquals(8, successes, "one success per task");
+        assertTrue(results.await(jobId, Duration.ofSeconds(2)).isEmpty(), "one result per job");
+        results.close();
+    }
+
+    @Test
+    @Order(6)
+    void killingOneOfTwoDispatchersAndOneOfTwoFrameworkInstancesLosesNothing() throws Exception {
+        start("dispatcher-2", "dispatcher", PORT + 5, Map.of("FLASH_STATE_DIR", stack.dataDir().resolve("state-2").toString()));
+        start("ecs-ssd-2", "framework-ecs", PORT + 6, Map.of("FLASH_FRAMEWORK_ID", "ecs-ssd",
+                "FLASH_STATE_DIR", stack.dataDir().resolve("state-2").toString()));
+        stack.awaitReady("dispatcher-2", Duration.ofSeconds(120));
+        stack.awaitReady("ecs-ssd-2", Duration.ofSeconds(120));
+        Thread.sleep(5_000); // rebalance: each instance owns some partitions
+
+        List<TaskSpec> tasks = new ArrayList<>();
+        for (int i = 0; i < 30; i++) tasks.add(onDisk(task("t" + i, "sleep 0.5", 0.5, "32Mi"), "ssd"));
+        JobSubmission job = job("instance-kill", tasks.toArray(TaskSpec[]::new));
+        var results = client.openResults();
+        String jobId = client.submit(job);
+        events.await(e -> e.getJobId().equals(jobId) && e.getType() == TaskEventType.SUCCEEDED, 5, Duration.ofSeconds(60), "successes");
+        long killedAt = System.currentTimeMillis();
+        stack.kill("dispatcher-2");
+        stack.kill("ecs-ssd-2");
+        started.remove("dispatcher-2");
+        started.remove("ecs-ssd-2");
+
+        JobResult result = results.await(jobId, Duration.ofMinutes(3)).orElseThrow(() -> new AssertionError("no result"));
+        results.close();
+        assertEquals(JobState.SUCCEEDED, result.getState(), () -> String.valueOf(result.getReason()));
+        Map<String, Long> successesPerTask = events.values(e -> e.getJobId().equals(jobId) && e.getType() == TaskEventType.SUCCEEDED)
+                .stream().collect(Collectors.groupingBy(TaskEvent::getTaskId, Collectors.counting()));
+        assertEquals(30, successesPerTask.size());
+        successesPerTask.forEach((task, n) -> assertEquals(1L, n, task + " completed more than once"));
+
+        // Takeover: every ecs-ssd shard heartbeats again (the killed instance's shards from the survivor).
+        long takeover = 0;
+        for (int shard = 0; shard < 3; shard++) {
+            final int s = shard;
+            long deadline = System.currentTimeMillis() + 60_000;
+            Optional<Long> back = Optional.empty();
+            while (back.isEmpty() && System.currentTimeMillis() < deadline) {
+                back = heartbeats.seen(h -> h.getFrameworkId().equals("ecs-ssd") && h.getShard() == s).stream()
+                        .map(TopicTail.Seen::at).filter(t -> t > killedAt + 1_500).findFirst();
+                if (back.isEmpty()) Thread.sleep(100);
+            }
+            assertTrue(back.isPresent(), "ecs-ssd shard " + s + " was not taken over within 60 s");
+            takeover = Math.max(takeover, back.get() - killedAt);
+        }
+        System.out.printf("takeover: every ecs-ssd shard heartbeating again %d ms after killing an instance%n", takeover);
+    }
+}

@@ -1,0 +1,109 @@
+package io.flash.ecs.topology;
+
+import io.flash.ecs.queue.Holdings;
+import io.flash.schema.*;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+import java.util.*;
+
+import static io.flash.ecs.topology.EcsTopology.*;
+
+/**
+ * One shard's state: the stores are the truth (changelogged, restored on takeover); nodes, queue
+ * and holdings are also kept in memory, read once after (re)initialisation and then written
+ * through, so a scheduling pass never deserialises every node and queued attempt from RocksDB.
+ */
+final class ShardState {
+
+    private final KeyValueStore<String, NodeRecord> nodeStore;
+    private final KeyValueStore<String, TaskDispatch> queueStore;
+    private final KeyValueStore<String, Placement> placementStore;
+    private final Map<String, NodeRecord> nodes = new TreeMap<>();
+    private final Map<String, TaskDispatch> queue = new LinkedHashMap<>(); // arrival order breaks ties
+    private final Holdings holdings = new Holdings();
+
+    ShardState(ProcessorContext<?, ?> context) {
+        nodeStore = context.getStateStore(NODES_STORE);
+        queueStore = context.getStateStore(QUEUE_STORE);
+        placementStore = context.getStateStore(PLACEMENTS_STORE);
+        try (KeyValueIterator<String, NodeRecord> it = nodeStore.all()) {
+            it.forEachRemaining(kv -> nodes.put(kv.key, kv.value));
+        }
+        try (KeyValueIterator<String, TaskDispatch> it = queueStore.all()) {
+            it.forEachRemaining(kv -> queue.put(kv.key, kv.value));
+        }
+        try (KeyValueIterator<String, Placement> it = placementStore.all()) {
+            it.forEachRemaining(kv -> holdings.add(held(kv.value)));
+        }
+    }
+
+    NodeRecord node(String nodeId) {
+        return nodes.get(nodeId);
+    }
+
+    /** Every node, lost ones included, in id order. */
+    Collection<NodeRecord> nodes() {
+        return nodes.values();
+    }
+
+    void putNode(NodeRecord node) {
+        String id = node.getHeartbeat().getNodeId();
+        nodes.put(id, node);
+        nodeStore.put(id, node);
+    }
+
+    TaskDispatch queued(String attemptId) {
+        return queue.get(attemptId);
+    }
+
+    Collection<TaskDispatch> queue() {
+        return queue.values();
+    }
+
+    void enqueue(TaskDispatch dispatch) {
+        queue.put(dispatch.getReady().getAttemptId(), dispatch);
+        queueStore.put(dispatch.getReady().getAttemptId(), dispatch);
+    }
+
+    void dequeue(String attemptId) {
+        queue.remove(attemptId);
+        queueStore.delete(attemptId);
+    }
+
+    Placement placement(String attemptId) {
+        return placementStore.get(attemptId);
+    }
+
+    void place(Placement placement) {
+        placementStore.put(placement.getAttemptId(), placement);
+        holdings.add(held(placement));
+    }
+
+    void markPreempted(Placement placement, String forAttempt) {
+        placement.setPreemptedBy(forAttempt);
+        placementStore.put(placement.getAttemptId(), placement);
+        holdings.markPreempting(placement.getAttemptId());
+    }
+
+    void markStarted(Placement placement) {
+        placement.setStarted(true);
+        placementStore.put(placement.getAttemptId(), placement);
+    }
+
+    void unplace(String attemptId) {
+        placementStore.delete(attemptId);
+        holdings.remove(attemptId);
+    }
+
+    Holdings holdings() {
+        return holdings;
+    }
+
+    private static Holdings.Held held(Placement p) {
+        TaskReady r = p.getDispatch().getReady();
+        return new Holdings.Held(p.getAttemptId(), r.getOwner(), r.getQueue(), r.getPriority(), p.getNodeId(),
+                r.getTask().getResources(), p.getPlacedAt(), p.getPreemptedBy() != null);
+    }
+}
