@@ -20,6 +20,7 @@ import java.util.*;
  */
 public final class FlashStack implements AutoCloseable {
 
+    public static final int S3_PORT = 18300;
     public static final List<String> SERVICES = List.of("ingest", "dag-planner", "dispatcher", "framework-ecs", "executor");
 
     private final Path home = Path.of(System.getProperty("flash.home", "..")).toAbsolutePath().normalize();
@@ -181,6 +182,10 @@ public final class FlashStack implements AutoCloseable {
         // Shorter than the defaults (15 s + 15 s) so the framework-down test waits less; still many heartbeats long.
         env.put("FLASH_DISPATCHER_HEARTBEAT_TIMEOUT", "10s");
         env.put("FLASH_DISPATCHER_REDISPATCH_GRACE", "5s");
+        // The S3-compatible store ObjectStoreTest starts (s3proxy); nothing connects to it before.
+        env.put("FLASH_S3_ENDPOINT", "http://127.0.0.1:" + S3_PORT);
+        env.put("FLASH_S3_ACCESS_KEY", io.flash.common.testing.S3Server.ACCESS_KEY);
+        env.put("FLASH_S3_SECRET_KEY", io.flash.common.testing.S3Server.SECRET_KEY);
         return env;
     }
 

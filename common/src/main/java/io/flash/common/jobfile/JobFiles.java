@@ -6,6 +6,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.flash.schema.JobSubmission;
 import io.flash.schema.ResourceRequest;
 import io.flash.schema.ScatterSpec;
+import io.flash.schema.StreamSpec;
 import io.flash.schema.TaskSpec;
 
 import java.io.IOException;
@@ -26,11 +27,12 @@ public final class JobFiles {
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final Set<String> JOB_FIELDS = Set.of("submissionId", "name", "owner", "queue", "priority",
-            "labels", "failureMode", "tasks");
+            "labels", "failureMode", "store", "tasks");
     private static final Set<String> TASK_FIELDS = Set.of("name", "image", "command", "shell", "env", "workdir",
             "resources", "dependsOn", "inputs", "outputs", "maxAttempts", "retryOnExitCodes", "failOnExitCodes", "backoff", "timeout", "framework",
-            "locality", "nodeLabels", "scatter");
+            "locality", "nodeLabels", "scatter", "stream");
     private static final Set<String> SCATTER_FIELDS = Set.of("items", "from", "to", "shardSize", "file");
+    private static final Set<String> STREAM_FIELDS = Set.of("from", "window", "maxDisk");
     private static final Set<String> RESOURCE_FIELDS = Set.of("cpu", "memory", "disk", "diskType", "network", "gpus");
 
     private JobFiles() {
@@ -64,7 +66,8 @@ public final class JobFiles {
                 .setQueue(text(root, "queue", ""))
                 .setPriority(root.has("priority") ? integer(root.get("priority"), "priority") : 0)
                 .setLabels(stringMap(root.get("labels"), "labels"))
-                .setFailureMode(text(root, "failureMode", ""));
+                .setFailureMode(text(root, "failureMode", ""))
+                .setStore(text(root, "store", ""));
         List<TaskSpec> tasks = new ArrayList<>();
         JsonNode taskNodes = root.get("tasks");
         if (taskNodes != null && !taskNodes.isArray()) {
@@ -100,6 +103,18 @@ public final class JobFiles {
                 .setFailOnExitCodes(integers(node.get("failOnExitCodes"), path + "failOnExitCodes"))
                 .setBackoff(text(node, "backoff", path))
                 .setNodeLabels(stringMap(node.get("nodeLabels"), path + "nodeLabels"));
+        JsonNode stream = node.get("stream");
+        if (stream != null && !stream.isNull()) {
+            if (!stream.isObject()) {
+                throw new JobFileException(path + "stream: expected a mapping (from, and optionally window and maxDisk)");
+            }
+            checkFields(stream, STREAM_FIELDS, path + "stream.");
+            task.setStream(StreamSpec.newBuilder()
+                    .setFrom(requiredText(stream, "from", path + "stream."))
+                    .setWindow(stream.has("window") ? integer(stream.get("window"), path + "stream.window") : null)
+                    .setMaxDisk(text(stream, "maxDisk", path + "stream."))
+                    .build());
+        }
         JsonNode scatter = node.get("scatter");
         if (scatter != null && !scatter.isNull()) {
             if (!scatter.isObject()) {

@@ -17,6 +17,8 @@ import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
+import io.flash.executor.store.ObjectStore;
+
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.nio.file.Files;
@@ -53,6 +55,12 @@ public class ExecutorNode implements HealthCheck {
     @ConfigProperty(name = "flash.node.work-root") String workRoot;
     @ConfigProperty(name = "flash.node.log-chunk-bytes") int logChunkBytes;
     @ConfigProperty(name = "flash.node.log-bytes-per-second") String logBytesPerSecond;
+    @ConfigProperty(name = "flash.node.cache-max") String cacheMax;
+    @ConfigProperty(name = "flash.store.s3.endpoint") Optional<String> s3Endpoint;
+    @ConfigProperty(name = "flash.store.s3.region") String s3Region;
+    @ConfigProperty(name = "flash.store.s3.access-key") Optional<String> s3AccessKey;
+    @ConfigProperty(name = "flash.store.s3.secret-key") Optional<String> s3SecretKey;
+    @ConfigProperty(name = "flash.store.s3.path-style") boolean s3PathStyle;
 
     @jakarta.inject.Inject io.micrometer.core.instrument.MeterRegistry meters;
 
@@ -88,7 +96,9 @@ public class ExecutorNode implements HealthCheck {
         String id = nodeId.filter(s -> !s.isBlank()).orElse("node-" + InetAddress.getLocalHost().getHostName());
         return new NodeSettings(id, frameworkId, capacity, DiskType.valueOf(diskType.toUpperCase(Locale.ROOT)), network,
                 labelMap, heartbeatInterval, pullTimeout, logTailLines, Path.of(cgroupRoot), usageInterval, Path.of(workRoot),
-                logChunkBytes, Quantities.bytes(logBytesPerSecond));
+                logChunkBytes, Quantities.bytes(logBytesPerSecond),
+                new ObjectStore.Settings(s3Endpoint.orElse(""), s3Region, s3AccessKey.orElse(""), s3SecretKey.orElse(""), s3PathStyle),
+                Quantities.bytes(cacheMax));
     }
 
     @Override

@@ -137,7 +137,8 @@ public final class DockerRuntime implements AutoCloseable {
      * Creates (not starts) the attempt's container, with the task's cpu, memory and pids limits, no
      * network unless asked, and no capabilities.
      */
-    public String create(String nodeId, String jobId, String taskId, String attemptId, TaskDefinition task,
+    /** @param command what the container runs: the task's command, or Flash's loop around it (streaming mode) */
+    public String create(String nodeId, String jobId, String taskId, String attemptId, TaskDefinition task, List<String> command,
                          java.nio.file.Path workspace, java.nio.file.Path work) {
         long memory = task.getResources().getMemoryBytes();
         HostConfig host = HostConfig.newHostConfig()
@@ -160,7 +161,7 @@ public final class DockerRuntime implements AutoCloseable {
         env.add("HOME=" + WORK);
         var cmd = docker.createContainerCmd(task.getImage())
                 .withName(containerName(attemptId))
-                .withCmd(task.getCommand())
+                .withCmd(command)
                 .withEnv(env)
                 .withLabels(Map.of(LABEL_NODE, nodeId, LABEL_JOB, jobId, LABEL_TASK, taskId, LABEL_ATTEMPT, attemptId))
                 .withUser(USER)

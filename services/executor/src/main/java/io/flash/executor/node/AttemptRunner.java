@@ -5,7 +5,15 @@ import io.flash.executor.docker.DockerRuntime;
 import io.flash.schema.*;
 import org.jboss.logging.Logger;
 
+import io.flash.executor.store.ObjectStore;
+
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,6 +26,7 @@ final class AttemptRunner {
 
     private static final Logger LOG = Logger.getLogger(AttemptRunner.class);
     private static final int MAX_TAIL_CHARS = 4096;
+    private static final String STREAM_SCRIPT = ".flash/stream.sh";
 
     private final DockerRuntime docker;
     private final NodeSettings settings;
@@ -27,17 +36,25 @@ final class AttemptRunner {
 
     private final UsageSampler usage;
     private final WorkDirs.Layout workDirs;
-    private final WorkspaceFiles workspaceFiles;
+    private final Staging staging;
+    /** Streaming attempts between prepare and start; what went wrong feeding one, to report at its exit. */
+    private final Map<String, StreamFeeder> feeders = new ConcurrentHashMap<>();
+    private final Map<String, Staging.Failure> streamFailures = new ConcurrentHashMap<>();
+    private final ExecutorService feeding = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "stream-feeder");
+        t.setDaemon(true);
+        return t;
+    });
 
     AttemptRunner(DockerRuntime docker, NodeSettings settings, AttemptReporter reporter, java.util.Map<String, String> killReasons,
-                  UsageSampler usage) {
+                  UsageSampler usage, Staging staging) {
         this.docker = docker;
         this.settings = settings;
         this.reporter = reporter;
         this.killReasons = killReasons;
         this.usage = usage;
         this.workDirs = new WorkDirs.Layout(settings.workRoot());
-        this.workspaceFiles = new WorkspaceFiles(settings.workRoot());
+        this.staging = staging;
     }
 
     /**
@@ -48,16 +65,23 @@ final class AttemptRunner {
         TaskDefinition task = assignment.getTask();
         try {
             docker.ensureImage(task.getImage(), settings.pullTimeout());
-            List<String> missingInputs = new ArrayList<>();
-            workspaceFiles.check(assignment.getJobId(), task.getInputs(), missingInputs);
-            if (!missingInputs.isEmpty()) {
+            WorkDirs dirs = workDirs.create(assignment.getJobId(), assignment.getAttemptId());
+            Staging.Failure notStaged = staging.stageInputs(assignment.getJobId(), task, dirs.work());
+            if (notStaged != null) {
                 finish(assignment.getJobId(), assignment.getTaskId(), assignment.getAttemptId(), AttemptState.FAILED, null,
-                        FailureClass.USER, "its inputs " + String.join(", ", missingInputs) + " are not in the job workspace", null);
+                        notStaged.failureClass(), notStaged.reason(), null);
                 return null;
             }
-            WorkDirs dirs = workDirs.create(assignment.getJobId(), assignment.getAttemptId());
+            List<String> command = task.getCommand();
+            if (task.getStream() != null) {
+                StreamFeeder feeder = new StreamFeeder(staging.store(), task.getStream(), dirs.work());
+                feeder.prepare();
+                Files.writeString(dirs.work().resolve(STREAM_SCRIPT), StreamFeeder.script(task.getCommand()));
+                feeders.put(assignment.getAttemptId(), feeder);
+                command = List.of("/bin/sh", "/work/" + STREAM_SCRIPT);
+            }
             return docker.create(settings.nodeId(), assignment.getJobId(), assignment.getTaskId(), assignment.getAttemptId(), task,
-                    dirs.workspace(), dirs.work());
+                    command, dirs.workspace(), dirs.work());
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
@@ -69,7 +93,7 @@ final class AttemptRunner {
 
     /** A container found created but not started (the executor stopped between the two). */
     void startAndWait(String jobId, String taskId, String attemptId, String containerId, Long timeoutSeconds,
-                      List<String> declaredOutputs) throws Exception {
+                      Staging.Outputs outputs) throws Exception {
         try {
             docker.start(containerId);
         } catch (Exception e) {
@@ -78,7 +102,27 @@ final class AttemptRunner {
             return;
         }
         reporter.report(event(jobId, taskId, attemptId, AttemptState.STARTED).build());
-        awaitRunning(jobId, taskId, attemptId, containerId, timeoutSeconds, declaredOutputs);
+        StreamFeeder feeder = feeders.remove(attemptId);
+        AtomicBoolean running = new AtomicBoolean(true);
+        if (feeder != null) {
+            feeding.submit(() -> feed(feeder, attemptId, containerId, running));
+        }
+        try {
+            awaitRunning(jobId, taskId, attemptId, containerId, timeoutSeconds, outputs);
+        } finally {
+            running.set(false);
+        }
+    }
+
+    private void feed(StreamFeeder feeder, String attemptId, String containerId, AtomicBoolean running) {
+        try {
+            int delivered = feeder.feed(running::get);
+            LOG.infof("attempt %s: streamed %d objects, at most %d on the node at once", attemptId, delivered, feeder.peakFiles());
+        } catch (Exception e) {
+            streamFailures.put(attemptId, new Staging.Failure(e instanceof ObjectStore.NotFound ? FailureClass.USER
+                    : FailureClass.INFRASTRUCTURE, "streaming its inputs failed: " + message(e)));
+            docker.kill(containerId);
+        }
     }
 
     /** What was seen of an attempt while it ran: the last lines of its output, its last cgroup reading. */
@@ -88,10 +132,18 @@ final class AttemptRunner {
 
     /**
      * A running container: wait for it, then report. Used for fresh starts and after an executor
-     * restart (then {@code declaredOutputs} is empty: the assignment is not at hand, so not checked).
+     * restart (then {@code outputs} is {@link Staging.Outputs#NONE}: the assignment is not at hand).
      */
     void awaitRunning(String jobId, String taskId, String attemptId, String containerId, Long timeoutSeconds,
-                      List<String> declaredOutputs) throws Exception {
+                      Staging.Outputs outputs) throws Exception {
+        Path attemptWork = settings.workRoot().resolve("attempts").resolve(attemptId);
+        if (outputs == Staging.Outputs.NONE && Files.exists(attemptWork.resolve(STREAM_SCRIPT))
+                && !Files.exists(attemptWork.resolve(".flash/done"))) {
+            // Its feeder died with the previous executor process; the loop would wait for ever.
+            streamFailures.put(attemptId, new Staging.Failure(FailureClass.INFRASTRUCTURE,
+                    "the executor restarted while streaming its inputs"));
+            docker.kill(containerId);
+        }
         UsageSampler.Watch watch = usage.watch(settings.nodeId(), jobId, taskId, attemptId, containerId);
         Path logFile = workDirs.logFile(jobId, attemptId);
         DockerRuntime.Exit exit;
@@ -125,34 +177,36 @@ final class AttemptRunner {
             logs.finish(); // the whole log has left the node before the exit is reported
             tail = logs.tail();
         }
-        reportExit(jobId, taskId, attemptId, containerId, exit, timeoutSeconds, declaredOutputs, new Observed(tail, used));
+        reportExit(jobId, taskId, attemptId, containerId, exit, timeoutSeconds, outputs, new Observed(tail, used));
     }
 
     /** A container that already stopped: report how it ended. */
     void reportExit(String jobId, String taskId, String attemptId, String containerId, DockerRuntime.Exit exit, Long timeoutSeconds)
             throws Exception {
-        reportExit(jobId, taskId, attemptId, containerId, exit, timeoutSeconds, List.of(), Observed.NOTHING);
+        reportExit(jobId, taskId, attemptId, containerId, exit, timeoutSeconds, Staging.Outputs.NONE, Observed.NOTHING);
     }
 
     private void reportExit(String jobId, String taskId, String attemptId, String containerId, DockerRuntime.Exit exit,
-                            Long timeoutSeconds, List<String> declaredOutputs, Observed observed) throws Exception {
+                            Long timeoutSeconds, Staging.Outputs outputs, Observed observed) throws Exception {
         String killReason = killReasons.remove(attemptId);
+        Staging.Failure streamFailure = streamFailures.remove(attemptId);
         if (killReason != null) {
             finish(jobId, taskId, attemptId, AttemptState.CANCELLED, exit.exitCode(), FailureClass.CANCELLED, killReason,
                     containerId, observed, List.of());
+        } else if (streamFailure != null) {
+            finish(jobId, taskId, attemptId, AttemptState.FAILED, exit.exitCode(), streamFailure.failureClass(),
+                    streamFailure.reason(), containerId, observed, List.of());
         } else if (exit.timedOut()) {
             finish(jobId, taskId, attemptId, AttemptState.FAILED, exit.exitCode(), FailureClass.TIMEOUT,
                     "killed after its timeout of " + timeoutSeconds + " s", containerId, observed, List.of());
         } else if (exit.exitCode() == 0) {
             // A child killed for memory that the program survived is the program's business.
-            List<String> missing = new ArrayList<>();
-            List<String> found = workspaceFiles.check(jobId, declaredOutputs, missing);
-            if (missing.isEmpty()) {
-                finish(jobId, taskId, attemptId, AttemptState.SUCCEEDED, 0, null, null, containerId, observed, found);
+            Staging.Published published = staging.publishOutputs(jobId, outputs);
+            if (published.failure() == null) {
+                finish(jobId, taskId, attemptId, AttemptState.SUCCEEDED, 0, null, null, containerId, observed, published.outputs());
             } else {
-                finish(jobId, taskId, attemptId, AttemptState.FAILED, 0, FailureClass.USER,
-                        "exited 0 but left no " + String.join(", ", missing) + " in the job workspace (declared in outputs)",
-                        containerId, observed, List.of());
+                finish(jobId, taskId, attemptId, AttemptState.FAILED, 0, published.failure().failureClass(),
+                        published.failure().reason(), containerId, observed, List.of());
             }
         } else if (exit.oomKilled()) {
             finish(jobId, taskId, attemptId, AttemptState.FAILED, exit.exitCode(), FailureClass.OOM_KILLED,

@@ -1,5 +1,8 @@
 package io.flash.executor.node;
 
+import io.flash.executor.store.InputCache;
+import io.flash.executor.store.ObjectStore;
+
 import io.flash.common.topics.FlashTopics;
 import io.flash.common.topics.TopicNames;
 import io.flash.executor.docker.DockerRuntime;
@@ -75,6 +78,8 @@ public final class NodeAgent implements AutoCloseable {
     private final AttemptRunner runner;
     private final long startedAt = System.currentTimeMillis();
     private volatile List<String> images = List.of();
+    private ObjectStore objectStore;
+    private InputCache inputCache;
     private volatile boolean stopping;
     private Thread pollThread;
     private TopicPartition partition;
@@ -116,7 +121,7 @@ public final class NodeAgent implements AutoCloseable {
                         logSerializer.serialize(TopicNames.TASKS_LOGS, new RecordHeaders(), chunk)));
                 if (await) sent.get(30, TimeUnit.SECONDS);
             }
-        }, killReasons, usage);
+        }, killReasons, usage, new Staging(settings.workRoot(), this::objectStore, this::inputCache));
     }
 
     public void start() {
@@ -147,9 +152,9 @@ public final class NodeAgent implements AutoCloseable {
             LOG.infof("reconciling attempt %s (container %s)", c.attemptId(), c.status());
             workers.submit(() -> guard(c.jobId(), c.taskId(), c.attemptId(), () -> {
                 if (c.running()) {
-                    runner.awaitRunning(c.jobId(), c.taskId(), c.attemptId(), c.id(), null, List.of());
+                    runner.awaitRunning(c.jobId(), c.taskId(), c.attemptId(), c.id(), null, Staging.Outputs.NONE);
                 } else if (c.created()) {
-                    runner.startAndWait(c.jobId(), c.taskId(), c.attemptId(), c.id(), null, List.of());
+                    runner.startAndWait(c.jobId(), c.taskId(), c.attemptId(), c.id(), null, Staging.Outputs.NONE);
                 } else {
                     runner.reportExit(c.jobId(), c.taskId(), c.attemptId(), c.id(), docker.exitOf(c.id(), false), null);
                 }
@@ -247,7 +252,7 @@ public final class NodeAgent implements AutoCloseable {
         String id = containerId;
         TaskDefinition task = assignment.getTask();
         workers.submit(() -> guard(assignment.getJobId(), assignment.getTaskId(), attemptId, () -> runner.startAndWait(
-                assignment.getJobId(), assignment.getTaskId(), attemptId, id, task.getTimeoutSeconds(), task.getOutputs())));
+                assignment.getJobId(), assignment.getTaskId(), attemptId, id, task.getTimeoutSeconds(), Staging.Outputs.of(task))));
     }
 
     private void kill(String attemptId, String reason) {
@@ -351,6 +356,20 @@ public final class NodeAgent implements AutoCloseable {
         return running.size();
     }
 
+    /** The object store client, made on first use: a node whose jobs never name one never builds it. */
+    private synchronized ObjectStore objectStore() {
+        if (objectStore == null) objectStore = new ObjectStore(settings.objectStore());
+        return objectStore;
+    }
+
+    private synchronized InputCache inputCache() {
+        if (inputCache == null) {
+            inputCache = new InputCache(objectStore(), settings.workRoot().resolve("cache").resolve(settings.nodeId()),
+                    settings.cacheMaxBytes());
+        }
+        return inputCache;
+    }
+
     /** Stops taking work; running containers keep running and are re-attached by the next start. */
     @Override
     public void close() {
@@ -366,5 +385,8 @@ public final class NodeAgent implements AutoCloseable {
         workers.shutdownNow();
         preparers.shutdownNow();
         producer.close(Duration.ofSeconds(5));
+        synchronized (this) {
+            if (objectStore != null) objectStore.close();
+        }
     }
 }

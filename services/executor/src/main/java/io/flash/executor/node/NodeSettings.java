@@ -10,5 +10,6 @@ import java.util.Map;
 public record NodeSettings(String nodeId, String frameworkId, Capacity capacity, DiskType diskType, boolean network,
                            Map<String, String> labels, Duration heartbeatInterval, Duration pullTimeout, int logTailLines,
                            java.nio.file.Path cgroupRoot, Duration usageInterval, java.nio.file.Path workRoot,
-                           int logChunkBytes, long logBytesPerSecond) {
+                           int logChunkBytes, long logBytesPerSecond, io.flash.executor.store.ObjectStore.Settings objectStore,
+                           long cacheMaxBytes) {
 }

@@ -1,5 +1,6 @@
 package io.flash.ingest.validation;
 
+import io.flash.common.store.ObjectLocation;
 import io.flash.common.units.Quantities;
 import io.flash.schema.*;
 
@@ -44,6 +45,14 @@ public final class JobValidator {
                 default -> errors.add(error("failureMode", "'" + job.getFailureMode() + "' is not one of stop, continue"));
             }
         }
+        String store = null;
+        if (job.getStore() != null && !job.getStore().isBlank()) {
+            try {
+                store = ObjectLocation.parsePrefix(job.getStore().strip()).toString();
+            } catch (IllegalArgumentException e) {
+                errors.add(error("store", e.getMessage()));
+            }
+        }
         List<TaskSpec> specs = job.getTasks() == null ? List.of() : job.getTasks();
         if (specs.isEmpty()) {
             errors.add(error("tasks", "a job needs at least one task"));
@@ -62,6 +71,7 @@ public final class JobValidator {
         List<TaskDefinition> tasks = new ArrayList<>();
         for (int i = 0; i < specs.size(); i++) {
             TaskDefinition task = task(specs.get(i), "tasks[" + i + "].", indexByName, errors);
+            task.setStore(store);
             tasks.add(task);
             String path = "tasks[" + i + "].resources.";
             largest.ifPresent(l -> {
@@ -202,8 +212,12 @@ public final class JobValidator {
         checkExitCodes(spec.getRetryOnExitCodes(), path + "retryOnExitCodes", errors);
         checkExitCodes(spec.getFailOnExitCodes(), path + "failOnExitCodes", errors);
         Scatter scatter = spec.getScatter() == null ? null : scatter(spec.getScatter(), path + "scatter", errors);
-        List<String> outputs = workspacePaths(spec.getOutputs(), path + "outputs", errors);
-        List<String> inputs = workspacePaths(spec.getInputs(), path + "inputs", errors);
+        Stream stream = spec.getStream() == null ? null : stream(spec.getStream(), path + "stream", errors);
+        if (stream != null && scatter != null) {
+            errors.add(error(path + "stream", "cannot be combined with scatter yet: scatter over a list of prefixes and stream within each"));
+        }
+        List<String> outputs = workspacePaths(spec.getOutputs(), path + "outputs", false, errors);
+        List<String> inputs = workspacePaths(spec.getInputs(), path + "inputs", true, errors);
         List<String> deps = spec.getDependsOn() == null ? List.of() : spec.getDependsOn();
         for (int d = 0; d < deps.size(); d++) {
             String dep = deps.get(d);
@@ -236,17 +250,28 @@ public final class JobValidator {
                 .setTimeoutSeconds(timeout)
                 .setFramework(spec.getFramework() == null || spec.getFramework().isBlank() ? null : spec.getFramework().trim())
                 .setRequireLocality(requireLocality)
+                .setStream(stream)
                 .build();
     }
 
-    /** Paths in the job workspace, made relative to it; object-store URIs come with object-store staging. */
-    private static List<String> workspacePaths(List<String> paths, String field, List<FieldError> errors) {
+    /** Paths in the job workspace, made relative to it; inputs may also be s3://bucket/key objects. */
+    private static List<String> workspacePaths(List<String> paths, String field, boolean objectsAllowed, List<FieldError> errors) {
         List<String> relative = new ArrayList<>();
         for (int i = 0; i < paths.size(); i++) {
             String raw = paths.get(i).strip();
             if (raw.matches("[a-zA-Z][a-zA-Z0-9+.-]*://.*")) {
-                errors.add(error(field + "[" + i + "]", "'" + raw + "': object-store URIs are not supported yet; "
-                        + "use a path in the job workspace (a task can fetch the object into /workspace)"));
+                if (!objectsAllowed) {
+                    errors.add(error(field + "[" + i + "]", "'" + raw + "': outputs are paths in the job workspace; "
+                            + "set the job's store (store: s3://bucket/prefix) to have them uploaded"));
+                } else if (!ObjectLocation.isObjectUri(raw)) {
+                    errors.add(error(field + "[" + i + "]", "'" + raw + "': only s3:// objects can be fetched"));
+                } else {
+                    try {
+                        relative.add(ObjectLocation.parse(raw).toString());
+                    } catch (IllegalArgumentException e) {
+                        errors.add(error(field + "[" + i + "]", e.getMessage()));
+                    }
+                }
                 continue;
             }
             String path = raw.startsWith("/workspace/") ? raw.substring("/workspace/".length()) : raw;
@@ -258,6 +283,29 @@ public final class JobValidator {
             }
         }
         return relative;
+    }
+
+    /** Streaming mode: every object under an s3:// prefix, a small window of them on the node at a time. */
+    private static Stream stream(StreamSpec spec, String path, List<FieldError> errors) {
+        String from = spec.getFrom() == null ? "" : spec.getFrom().strip();
+        try {
+            from = ObjectLocation.parsePrefix(from).toString();
+        } catch (IllegalArgumentException e) {
+            errors.add(error(path + ".from", e.getMessage()));
+        }
+        int window = spec.getWindow() == null ? 2 : spec.getWindow();
+        if (window < 1 || window > 64) {
+            errors.add(error(path + ".window", window + " is not between 1 and 64 (objects fetched ahead of the one being processed)"));
+        }
+        Long maxDisk = null;
+        if (spec.getMaxDisk() != null && !spec.getMaxDisk().isBlank()) {
+            try {
+                maxDisk = Quantities.bytes(spec.getMaxDisk());
+            } catch (IllegalArgumentException e) {
+                errors.add(error(path + ".maxDisk", e.getMessage()));
+            }
+        }
+        return Stream.newBuilder().setFrom(from).setWindow(window).setMaxDiskBytes(maxDisk).build();
     }
 
     private static void checkExitCodes(List<Integer> codes, String path, List<FieldError> errors) {

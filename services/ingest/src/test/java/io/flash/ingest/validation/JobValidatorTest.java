@@ -156,9 +156,20 @@ class JobValidatorTest {
     }
 
     @Test
-    void inputsAreWorkspacePathsAndObjectStoreUrisAreRefusedClearly() {
-        Map<String, String> errors = errors(job(task("a").setInputs(List.of("ref/lambda.fa", "s3://bucket/reads.fq"))));
-        assertEquals(Set.of("tasks[0].inputs[1]"), errors.keySet());
-        assertTrue(errors.get("tasks[0].inputs[1]").contains("not supported yet"));
+    void inputsAreWorkspacePathsOrObjectsAndOutputsGoToTheJobsStore() {
+        Map<String, String> errors = errors(job(task("a").setInputs(List.of("ref/lambda.fa", "s3://genomes/lambda.fa",
+                "s3://B/x", "https://example.org/x")).setOutputs(List.of("s3://results/out.vcf"))));
+        assertEquals(Set.of("tasks[0].inputs[2]", "tasks[0].inputs[3]", "tasks[0].outputs[0]"), errors.keySet());
+        assertTrue(errors.get("tasks[0].inputs[2]").contains("is not s3://bucket/key"), errors.toString());
+        assertTrue(errors.get("tasks[0].inputs[3]").contains("only s3:// objects can be fetched"), errors.toString());
+        assertTrue(errors.get("tasks[0].outputs[0]").contains("set the job's store"), errors.toString());
+
+        var job = job(task("a").setInputs(List.of("s3://genomes/lambda.fa")).setOutputs(List.of("out.vcf")));
+        job.setStore("s3://results/runs");
+        TaskDefinition accepted = validator.validate(job, "j", "s", 0L).accepted().getTasks().get(0);
+        assertEquals(List.of("s3://genomes/lambda.fa"), accepted.getInputs());
+        assertEquals("s3://results/runs", accepted.getStore());
+        job.setStore("s3://Results");
+        assertTrue(errors(job).get("store").contains("is not s3://bucket or s3://bucket/prefix"));
     }
 }

@@ -1,0 +1,116 @@
+package io.flash.executor.node;
+
+import io.flash.common.store.ObjectLocation;
+import io.flash.executor.store.ObjectStore;
+import io.flash.schema.Stream;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The executor's half of streaming mode (fetch → compute → delete): delivers every object under
+ * the stream's prefix into {@code /work/stream}, never more than {@code window} objects (nor, if
+ * set, {@code maxDiskBytes} of them) there at once. Each arrives as {@code <index>-<name>.part} and
+ * is renamed when complete; the container's loop ({@link #script}) runs the task's command on each
+ * complete file in order and deletes it, which makes room for the next. {@code /work/.flash/done}
+ * says nothing more will come.
+ */
+final class StreamFeeder {
+
+    private final ObjectStore store;
+    private final Stream stream;
+    private final Path dir;
+    private final Path doneMarker;
+    private int peakFiles;
+
+    StreamFeeder(ObjectStore store, Stream stream, Path attemptWork) {
+        this.store = store;
+        this.stream = stream;
+        this.dir = attemptWork.resolve("stream");
+        this.doneMarker = attemptWork.resolve(".flash").resolve("done");
+    }
+
+    /** The container's command: runs {@code command} once per delivered object, then exits 0. */
+    static String script(List<String> command) {
+        StringBuilder quoted = new StringBuilder();
+        for (String arg : command) quoted.append(" '").append(arg.replace("'", "'\\''")).append('\'');
+        return """
+                # Flash streaming mode: run the task's command on each object the executor delivers, then delete it.
+                cd /work/stream || exit 70
+                while :; do
+                  next=$(ls -1 | grep -v '[.]part$' | sort | head -n 1)
+                  if [ -n "$next" ]; then
+                    export FLASH_STREAM_ITEM="/work/stream/$next" FLASH_STREAM_NAME="${next#*-}"
+                    (cd /work &&%s) || exit $?
+                    rm -f "/work/stream/$next"
+                  elif [ -e /work/.flash/done ]; then
+                    exit 0
+                  else
+                    sleep 0.1
+                  fi
+                done
+                """.formatted(quoted);
+    }
+
+    /** Makes the directories the container's loop needs, writable by the task's user. */
+    void prepare() throws IOException {
+        Files.createDirectories(dir);
+        Files.createDirectories(doneMarker.getParent());
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
+    }
+
+    /**
+     * Delivers everything, waiting for room as the container consumes. Stops early when
+     * {@code running} turns false (the container exited).
+     * @return how many objects were delivered
+     */
+    int feed(BooleanSupplier running) throws Exception {
+        List<ObjectStore.Listed> objects = store.list(ObjectLocation.parsePrefix(stream.getFrom()));
+        int index = 0;
+        for (ObjectStore.Listed object : objects) {
+            while (!hasRoomFor(object.size())) {
+                if (!running.getAsBoolean()) return index;
+                Thread.sleep(50);
+            }
+            if (!running.getAsBoolean()) return index;
+            String key = object.location().key();
+            String name = String.format("%08d-%s", index, key.substring(key.lastIndexOf('/') + 1));
+            store.download(object.location(), dir.resolve(name));
+            index++;
+            peakFiles = Math.max(peakFiles, present().size());
+        }
+        Files.createFile(doneMarker);
+        return index;
+    }
+
+    /** The most objects that were on the node at once. */
+    int peakFiles() {
+        return peakFiles;
+    }
+
+    private boolean hasRoomFor(long size) throws IOException {
+        List<Path> present = present();
+        if (present.isEmpty()) return true; // one object at a time always goes, however large
+        if (present.size() >= stream.getWindow()) return false;
+        if (stream.getMaxDiskBytes() == null) return true;
+        long used = 0;
+        for (Path p : present) {
+            try {
+                used += Files.size(p);
+            } catch (IOException gone) {
+                // consumed meanwhile
+            }
+        }
+        return used + size <= stream.getMaxDiskBytes();
+    }
+
+    private List<Path> present() throws IOException {
+        try (var files = Files.list(dir)) {
+            return files.toList();
+        }
+    }
+}
