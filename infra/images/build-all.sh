@@ -3,3 +3,4 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 bash "$here/shell/build.sh"
+bash "$here/tools/build.sh"

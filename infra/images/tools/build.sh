@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Builds flash/tools: the bioinformatics tools of the examples (bwa, samtools + wgsim, bcftools,
+# bgzip/tabix, mash, minimap2, dwgsim) with the real reference genomes Debian ships (lambda phage
+# from bowtie2-examples, E. coli 536 from bowtie-examples) under /ref, and a static busybox for the
+# shell. No registry: the tools come from Debian packages on this machine (installed here when
+# missing and run as root); only their binaries and the libraries `ldd` names are copied (~25 MB),
+# and the root filesystem is loaded with `docker import`. Idempotent: the image carries a hash of
+# its inputs (this recipe, every copied file); an unchanged recipe is a no-op.
+set -euo pipefail
+IMAGE="${FLASH_TOOLS_IMAGE:-flash/tools:1}"
+PACKAGES=(bwa samtools bcftools tabix mash minimap2 dwgsim bowtie2-examples bowtie-examples busybox-static)
+TOOLS=(bwa samtools wgsim bcftools bgzip tabix mash minimap2 dwgsim)
+LAMBDA=/usr/share/doc/bowtie2/examples/reference/lambda_virus.fa.gz
+ECOLI=/usr/share/doc/bowtie/examples/genomes/NC_008253.fna.gz
+
+missing=()
+for p in "${PACKAGES[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+    echo "flash/tools needs the Debian packages: ${missing[*]} — install them (apt-get install -y ${missing[*]}) and retry" >&2
+    exit 1
+  fi
+  echo "installing ${missing[*]} (Debian packages the tools image is made from)"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+    || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; }
+fi
+
+binaries=()
+for t in "${TOOLS[@]}"; do binaries+=("$(command -v "$t")"); done
+libraries=$(for b in "${binaries[@]}"; do ldd "$b" | awk '/=> \//{print $3} /^\t\/lib/{print $1}'; done | sort -u)
+inputs_hash="$(cat "$0" /bin/busybox "${binaries[@]}" $libraries "$LAMBDA" "$ECOLI" | sha256sum | cut -c1-16)"
+current="$(docker image inspect -f '{{ index .Config.Labels "io.flash.inputs" }}' "$IMAGE" 2>/dev/null || true)"
+if [ "$current" = "$inputs_hash" ]; then
+  echo "$IMAGE is up to date ($inputs_hash)"
+  exit 0
+fi
+
+root="$(mktemp -d)"
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root/bin" "$root/usr/bin" "$root/tmp" "$root/work" "$root/etc" "$root/ref"
+chmod 1777 "$root/tmp"
+cp /bin/busybox "$root/bin/busybox"
+for applet in $(/bin/busybox --list); do
+  [ "$applet" = busybox ] || ln -sf busybox "$root/bin/$applet"
+done
+for b in "${binaries[@]}"; do cp "$b" "$root/usr/bin/"; done
+for lib in $libraries; do
+  mkdir -p "$root$(dirname "$lib")"
+  cp -L "$lib" "$root$lib"
+done
+# Some loaders are looked up under /lib64 and others under /lib/x86_64-linux-gnu: provide both.
+if [ -e "$root/lib64/ld-linux-x86-64.so.2" ] && [ ! -e "$root/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2" ]; then
+  mkdir -p "$root/lib/x86_64-linux-gnu" && cp "$root/lib64/ld-linux-x86-64.so.2" "$root/lib/x86_64-linux-gnu/"
+fi
+cp "$LAMBDA" "$root/ref/lambda_virus.fa.gz"
+cp "$ECOLI" "$root/ref/ecoli536.fna.gz"
+echo 'root:x:0:0:root:/:/bin/sh' > "$root/etc/passwd"
+echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >> "$root/etc/passwd"
+echo 'root:x:0:' > "$root/etc/group"
+echo 'nogroup:x:65534:' >> "$root/etc/group"
+
+tar -C "$root" -c . | docker import \
+  --change 'ENV PATH=/usr/bin:/bin' \
+  --change 'WORKDIR /work' \
+  --change 'CMD ["/bin/sh"]' \
+  --change "LABEL io.flash.inputs=$inputs_hash" \
+  - "$IMAGE" >/dev/null
+echo "built $IMAGE ($inputs_hash, $(docker image inspect -f '{{.Size}}' "$IMAGE") bytes)"
