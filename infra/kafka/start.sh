@@ -53,7 +53,11 @@ PROPS
 
 java_opts=(-Xms256m -Xmx512m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Dlog4j2.configurationFile="$dir/log4j2.properties")
 if [ ! -f "$dir/data/meta.properties" ]; then
-  cluster_id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | cut -c1-22)"
+  # base64url of 16 random bytes; one starting with '-' would be read as an option, so draw again.
+  cluster_id="-"
+  while [ "${cluster_id#-}" != "$cluster_id" ]; do
+    cluster_id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | cut -c1-22)"
+  done
   java "${java_opts[@]}" -cp "$lib/*" kafka.tools.StorageTool format -t "$cluster_id" -c "$dir/server.properties" --standalone >"$logs/kafka-format.log" 2>&1 \
     || die "formatting the Kafka data directory failed; see $logs/kafka-format.log"
 fi
