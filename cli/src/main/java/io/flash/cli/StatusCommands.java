@@ -11,7 +11,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Set;
+import java.util.*;
 
 /** {@code status} and {@code watch}: read the status API that any ingest instance serves. */
 final class StatusCommands {
@@ -43,15 +43,27 @@ final class StatusCommands {
         return 0;
     }
 
+    /** Jobs with at most this many task units get a line per task as it progresses; larger ones only the bar. */
+    private static final int PER_TASK_LIMIT = 500;
+
     static int watch(String api, String jobId) throws Exception {
         String last = "";
+        Map<String, String> taskLines = new HashMap<>();
         while (true) {
-            JsonNode body = get(api, jobId, 0, 1);
+            JsonNode body = get(api, jobId, 0, PER_TASK_LIMIT);
             if (body == null) return 1;
             JsonNode job = body.get("job");
             int total = job.get("tasksTotal").asInt(), done = job.get("tasksSucceeded").asInt(),
                     running = job.get("tasksRunning").asInt(), failed = job.get("tasksFailed").asInt();
             String state = text(job, "state");
+            if (body.get("totalTasks").asInt() <= PER_TASK_LIMIT) {
+                for (var entry : perTask(body.get("tasks")).entrySet()) {
+                    if (!entry.getValue().equals(taskLines.put(entry.getKey(), entry.getValue()))) {
+                        System.out.print("\r  " + entry.getKey() + ": " + entry.getValue() + " ".repeat(30) + "\n");
+                        last = "";
+                    }
+                }
+            }
             String line = String.format("%s %s %d/%d done, %d running, %d failed", bar(done, failed, total), state, done, total,
                     running, failed);
             if (!line.equals(last)) {
@@ -65,6 +77,24 @@ final class StatusCommands {
             }
             Thread.sleep(500);
         }
+    }
+
+    /** Each task's units by state, e.g. "3 SUCCEEDED, 1 RUNNING" (a scattered task's shards are named task[i]). */
+    private static Map<String, String> perTask(JsonNode units) {
+        Map<String, Map<String, Integer>> counts = new LinkedHashMap<>();
+        for (JsonNode unit : units) {
+            String name = text(unit, "name");
+            int bracket = name.indexOf('[');
+            counts.computeIfAbsent(bracket < 0 ? name : name.substring(0, bracket), k -> new TreeMap<>())
+                    .merge(text(unit, "state"), 1, Integer::sum);
+        }
+        Map<String, String> lines = new LinkedHashMap<>();
+        counts.forEach((task, byState) -> {
+            StringJoiner line = new StringJoiner(", ");
+            byState.forEach((st, n) -> line.add(n + " " + st));
+            lines.put(task, line.toString());
+        });
+        return lines;
     }
 
     private static String bar(int done, int failed, int total) {
