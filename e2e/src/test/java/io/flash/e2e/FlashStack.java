@@ -85,6 +85,21 @@ public final class FlashStack implements AutoCloseable {
         if (signal.waitFor() != 0) throw new IllegalStateException("could not signal " + name);
     }
 
+    /** Stops the broker (as an outage would) or starts it again on the same data. */
+    public void broker(boolean running) throws Exception {
+        script(running ? "infra/kafka/start.sh" : "infra/kafka/stop.sh");
+    }
+
+    /** The readiness status code of one service instance (200 ready, 503 not), or -1 when it does not answer. */
+    public int readiness(String name) {
+        try {
+            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ports.get(name) + "/q/health/ready"))
+                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
     public String bootstrapServers() {
         return "127.0.0.1:" + kafkaPort;
     }

@@ -18,6 +18,9 @@ import java.time.Duration;
 @ApplicationScoped
 public class DispatcherStreams {
 
+    @jakarta.inject.Inject
+    io.micrometer.core.instrument.MeterRegistry meters;
+
     /** Picked up by Quarkus for the Kafka Streams client: a failed stream thread is replaced, not fatal. */
     @Produces
     StreamsUncaughtExceptionHandler onStreamThreadFailure() {
@@ -31,6 +34,6 @@ public class DispatcherStreams {
                       @ConfigProperty(name = "flash.dispatcher.redispatch-grace", defaultValue = "15s") Duration redispatchGrace) {
         return DispatcherTopology.build(new FlashTopics(new RegistryValueSerdes(registryUrl)),
                 new FrameworkSelector(heartbeatTimeout.toMillis()),
-                new DispatcherTopology.Settings(retryInterval, redispatchGrace), Clock.systemUTC());
+                new DispatcherTopology.Settings(retryInterval, redispatchGrace), Clock.systemUTC(), meters);
     }
 }

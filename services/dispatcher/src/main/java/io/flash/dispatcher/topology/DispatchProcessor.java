@@ -4,6 +4,8 @@ import io.flash.dispatcher.selection.Decision;
 import io.flash.dispatcher.selection.FrameworkSelector;
 import io.flash.dispatcher.selection.Reservations;
 import io.flash.schema.*;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -39,10 +41,22 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
     private KeyValueStore<String, HeldTask> held;
     private KeyValueStore<String, TaskDispatch> inflight;
 
-    DispatchProcessor(FrameworkSelector selector, Settings settings, Clock clock) {
+    /** Decisions by outcome, for /q/metrics: their rate is the dispatcher's decisions per second. */
+    private final Counter dispatchedCount, heldCount, failedCount, movedCount;
+
+    DispatchProcessor(FrameworkSelector selector, Settings settings, Clock clock, MeterRegistry meters) {
+        this.dispatchedCount = decisions(meters, "dispatched");
+        this.heldCount = decisions(meters, "held");
+        this.failedCount = decisions(meters, "unschedulable");
+        this.movedCount = decisions(meters, "moved-from-silent-framework");
         this.selector = selector;
         this.settings = settings;
         this.clock = clock;
+    }
+
+    private static Counter decisions(MeterRegistry meters, String outcome) {
+        return Counter.builder("flash.dispatcher.decisions").tag("outcome", outcome)
+                .description("attempts the dispatcher decided on").register(meters);
     }
 
     @Override
@@ -114,6 +128,7 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
         for (TaskDispatch old : stranded) {
             TaskReady ready = old.getReady();
             inflight.delete(ready.getAttemptId());
+            movedCount.increment();
             TaskReady fence = TaskReady.newBuilder(ready).setCancel(true)
                     .setCancelFramework(old.getFrameworkId()).setCancelShard(old.getShard()).build();
             forwardDispatch(fence, old.getFrameworkId(), old.getShard(), now);
@@ -144,15 +159,18 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
             if (previouslyHeld != null) held.delete(ready.getAttemptId());
             reservations.sent(FrameworkSelector.key(d.frameworkId(), d.shard()), ready.getTask().getResources(), now);
             inflight.put(ready.getAttemptId(), forwardDispatch(ready, d.frameworkId(), d.shard(), now));
+            dispatchedCount.increment();
             emit(ready, TaskEventType.DISPATCHED, d.frameworkId(), d.shard(), null, null, now);
         } else if (decision instanceof Decision.Hold h) {
             if (previouslyHeld == null || !previouslyHeld.getReason().equals(h.reason())) {
                 held.put(ready.getAttemptId(), HeldTask.newBuilder().setReady(ready).setReason(h.reason())
                         .setHeldSince(previouslyHeld == null ? now : previouslyHeld.getHeldSince()).build());
                 emit(ready, TaskEventType.HELD, null, null, null, h.reason(), now);
+                heldCount.increment();
             }
         } else if (decision instanceof Decision.Fail f) {
             if (previouslyHeld != null) held.delete(ready.getAttemptId());
+            failedCount.increment();
             emit(ready, TaskEventType.FAILED, null, null, FailureClass.UNSCHEDULABLE,
                     "no framework can ever run it: " + f.reason(), now);
         }

@@ -50,7 +50,13 @@ public final class DispatcherTopology {
     private DispatcherTopology() {
     }
 
+    /** Without metrics (tests). */
     public static Topology build(FlashTopics topics, FrameworkSelector selector, Settings settings, Clock clock) {
+        return build(topics, selector, settings, clock, new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+    }
+
+    public static Topology build(FlashTopics topics, FrameworkSelector selector, Settings settings, Clock clock,
+                                 io.micrometer.core.instrument.MeterRegistry meters) {
         Topology topology = new Topology();
         topology.addGlobalStore(
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FRAMEWORKS_STORE), Serdes.String(),
@@ -77,7 +83,7 @@ public final class DispatcherTopology {
                 topics.tasksReady.name());
         topology.addSource(EVENTS, topics.tasksEvents.keySerde().deserializer(), topics.tasksEvents.valueSerde().deserializer(),
                 topics.tasksEvents.name());
-        topology.addProcessor(DISPATCHER, () -> new DispatchProcessor(selector, settings, clock), READY, EVENTS);
+        topology.addProcessor(DISPATCHER, () -> new DispatchProcessor(selector, settings, clock, meters), READY, EVENTS);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(HELD_STORE), Serdes.String(),
                 topics.storeSerde(HeldTask.class)), DISPATCHER);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INFLIGHT_STORE), Serdes.String(),

@@ -37,6 +37,8 @@ final class AttemptRunner {
     private final UsageSampler usage;
     private final WorkDirs.Layout workDirs;
     private final Staging staging;
+    /** Container creation and start, timed separately (the image pull is not in them). */
+    private final io.micrometer.core.instrument.Timer createTime, startTime;
     /** Streaming attempts between prepare and start; what went wrong feeding one, to report at its exit. */
     private final Map<String, StreamFeeder> feeders = new ConcurrentHashMap<>();
     private final Map<String, Staging.Failure> streamFailures = new ConcurrentHashMap<>();
@@ -47,7 +49,9 @@ final class AttemptRunner {
     });
 
     AttemptRunner(DockerRuntime docker, NodeSettings settings, AttemptReporter reporter, java.util.Map<String, String> killReasons,
-                  UsageSampler usage, Staging staging) {
+                  UsageSampler usage, Staging staging, io.micrometer.core.instrument.MeterRegistry meters) {
+        this.createTime = containerTimer(meters, "create");
+        this.startTime = containerTimer(meters, "start");
         this.docker = docker;
         this.settings = settings;
         this.reporter = reporter;
@@ -80,8 +84,9 @@ final class AttemptRunner {
                 feeders.put(assignment.getAttemptId(), feeder);
                 command = List.of("/bin/sh", "/work/" + STREAM_SCRIPT);
             }
-            return docker.create(settings.nodeId(), assignment.getJobId(), assignment.getTaskId(), assignment.getAttemptId(), task,
-                    command, dirs.workspace(), dirs.work());
+            List<String> finalCommand = command;
+            return createTime.recordCallable(() -> docker.create(settings.nodeId(), assignment.getJobId(), assignment.getTaskId(),
+                    assignment.getAttemptId(), task, finalCommand, dirs.workspace(), dirs.work()));
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
@@ -95,7 +100,7 @@ final class AttemptRunner {
     void startAndWait(String jobId, String taskId, String attemptId, String containerId, Long timeoutSeconds,
                       Staging.Outputs outputs) throws Exception {
         try {
-            docker.start(containerId);
+            startTime.record(() -> docker.start(containerId));
         } catch (Exception e) {
             finish(jobId, taskId, attemptId, AttemptState.FAILED, null, FailureClass.INFRASTRUCTURE,
                     "the engine could not start the container: " + message(e), containerId);
@@ -112,6 +117,12 @@ final class AttemptRunner {
         } finally {
             running.set(false);
         }
+    }
+
+    private static io.micrometer.core.instrument.Timer containerTimer(io.micrometer.core.instrument.MeterRegistry meters, String phase) {
+        return io.micrometer.core.instrument.Timer.builder("flash.executor.container").tag("phase", phase)
+                .description("time the engine takes to " + phase + " an attempt's container").publishPercentiles(0.5, 0.95)
+                .register(meters);
     }
 
     private void feed(StreamFeeder feeder, String attemptId, String containerId, AtomicBoolean running) {

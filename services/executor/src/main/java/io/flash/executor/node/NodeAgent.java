@@ -79,6 +79,10 @@ public final class NodeAgent implements AutoCloseable {
     private final long startedAt = System.currentTimeMillis();
     private volatile List<String> images = List.of();
     private ObjectStore objectStore;
+    private volatile long lastHeartbeatAcked = System.currentTimeMillis();
+    /** Meters made before {@link #bindMetrics} reach the service's registry once it is bound. */
+    private final io.micrometer.core.instrument.composite.CompositeMeterRegistry meters =
+            new io.micrometer.core.instrument.composite.CompositeMeterRegistry();
     private InputCache inputCache;
     private volatile boolean stopping;
     private Thread pollThread;
@@ -121,7 +125,7 @@ public final class NodeAgent implements AutoCloseable {
                         logSerializer.serialize(TopicNames.TASKS_LOGS, new RecordHeaders(), chunk)));
                 if (await) sent.get(30, TimeUnit.SECONDS);
             }
-        }, killReasons, usage, new Staging(settings.workRoot(), this::objectStore, this::inputCache));
+        }, killReasons, usage, new Staging(settings.workRoot(), this::objectStore, this::inputCache), meters);
     }
 
     public void start() {
@@ -329,7 +333,10 @@ public final class NodeAgent implements AutoCloseable {
                 .setAssignmentPartition(partition.partition()).setStartedAt(startedAt).setSentAt(System.currentTimeMillis())
                 .build();
         String topic = TopicNames.frameworkNodes(settings.frameworkId());
-        producer.send(new ProducerRecord<>(topic, settings.nodeId(), heartbeatSerializer.serialize(topic, new RecordHeaders(), hb)));
+        producer.send(new ProducerRecord<>(topic, settings.nodeId(), heartbeatSerializer.serialize(topic, new RecordHeaders(), hb)),
+                (metadata, error) -> {
+                    if (error == null) lastHeartbeatAcked = System.currentTimeMillis();
+                });
     }
 
     private void refreshImages() {
@@ -342,14 +349,20 @@ public final class NodeAgent implements AutoCloseable {
 
     /** Kafka client metrics and the node's own gauges, for /q/metrics. */
     public void bindMetrics(io.micrometer.core.instrument.MeterRegistry registry) {
+        meters.add(registry);
         new io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics(consumer).bindTo(registry);
         new io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics(producer).bindTo(registry);
         io.micrometer.core.instrument.Gauge.builder("flash_executor_attempts_running", running, Map::size)
                 .description("attempts this node is preparing, running or reporting").register(registry);
     }
 
+    /**
+     * Ready while its assignment loop runs and the broker acknowledged a heartbeat lately: a node
+     * cut off from Kafka gets no work and its framework will soon call it lost.
+     */
     public boolean healthy() {
-        return pollThread != null && pollThread.isAlive();
+        long silence = System.currentTimeMillis() - lastHeartbeatAcked;
+        return pollThread != null && pollThread.isAlive() && silence < Math.max(10_000, 3 * settings.heartbeatInterval().toMillis());
     }
 
     public int runningAttempts() {

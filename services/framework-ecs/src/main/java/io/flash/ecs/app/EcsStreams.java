@@ -23,6 +23,9 @@ import java.util.List;
 @ApplicationScoped
 public class EcsStreams {
 
+    @jakarta.inject.Inject
+    io.micrometer.core.instrument.MeterRegistry meters;
+
     /** Picked up by Quarkus for the Kafka Streams client: a failed stream thread is replaced, not fatal. */
     @Produces
     StreamsUncaughtExceptionHandler onStreamThreadFailure() {
@@ -45,6 +48,6 @@ public class EcsStreams {
                 assignmentPartitions), false);
         return EcsTopology.build(new FlashTopics(new RegistryValueSerdes(registryUrl)),
                 new EcsTopology.Settings(frameworkId, nodeTimeout, tick, acceptLimit,
-                        QueueQuotas.parse(quotas), preemptionsPerMinute), Clock.systemUTC());
+                        QueueQuotas.parse(quotas), preemptionsPerMinute), Clock.systemUTC(), meters);
     }
 }

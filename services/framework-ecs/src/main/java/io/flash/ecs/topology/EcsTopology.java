@@ -44,8 +44,14 @@ public final class EcsTopology {
     private EcsTopology() {
     }
 
+    /** Without metrics (tests, benchmarks). */
     public static Topology build(FlashTopics topics, Settings settings, Clock clock) {
+        return build(topics, settings, clock, new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+    }
+
+    public static Topology build(FlashTopics topics, Settings settings, Clock clock, io.micrometer.core.instrument.MeterRegistry meters) {
         String fw = settings.frameworkId();
+        ShardMetrics metrics = new ShardMetrics(meters, fw);
         Topology topology = new Topology();
         topology.addSource(TASKS, Serdes.String().deserializer(), topics.frameworkTasks(fw).valueSerde().deserializer(),
                 topics.frameworkTasks(fw).name());
@@ -53,7 +59,7 @@ public final class EcsTopology {
                 topics.frameworkNodes(fw).name());
         topology.addSource(NODE_EVENTS, Serdes.String().deserializer(), topics.frameworkNodeEvents(fw).valueSerde().deserializer(),
                 topics.frameworkNodeEvents(fw).name());
-        topology.addProcessor(SCHEDULER, () -> new SchedulerProcessor(settings, new BinPacker(), clock), TASKS, NODES, NODE_EVENTS);
+        topology.addProcessor(SCHEDULER, () -> new SchedulerProcessor(settings, new BinPacker(), clock, metrics), TASKS, NODES, NODE_EVENTS);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(NODES_STORE), Serdes.String(),
                 topics.storeSerde(NodeRecord.class)), SCHEDULER);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(QUEUE_STORE), Serdes.String(),

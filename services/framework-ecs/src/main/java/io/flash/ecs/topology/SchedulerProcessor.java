@@ -39,8 +39,11 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
     private ShardState state;
     private int shard;
 
-    SchedulerProcessor(Settings settings, BinPacker packer, Clock clock) {
+    private final ShardMetrics metrics;
+
+    SchedulerProcessor(Settings settings, BinPacker packer, Clock clock, ShardMetrics metrics) {
         this.settings = settings;
+        this.metrics = metrics;
         this.packer = packer;
         this.clock = clock;
         this.preemptionBudget = new PreemptionBudget(settings.preemptionsPerMinute(), clock.millis());
@@ -185,6 +188,7 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
                         .setReason("node " + nodeId + " sent no heartbeat for " + (now - node.getLastSeenAt()) / 1000 + " s")
                         .setAt(now).build(), now);
             }
+            metrics.nodesLost.increment();
             node.setLost(true);
             node.setAllocated(Resources.zero());
             node.setPlacedAttempts(new ArrayList<>());
@@ -245,6 +249,7 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
         node.setPlacedAttempts(placed);
         state.putNode(node);
         state.dequeue(ready.getAttemptId());
+        metrics.placed(dispatch.getDispatchedAt(), now);
         state.place(Placement.newBuilder().setAttemptId(ready.getAttemptId())
                 .setNodeId(nodeId).setDispatch(dispatch).setStarted(false).setPlacedAt(now).build());
         context.forward(record(nodeId, Assignment.newBuilder()
@@ -276,6 +281,7 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
         for (Holdings.Held victim : victims) {
             Placement placement = state.placement(victim.attemptId());
             state.markPreempted(placement, ready.getAttemptId());
+            metrics.preemptions.increment();
             TaskReady v = placement.getDispatch().getReady();
             kill(victim.nodeId(), v.getJobId(), v.getTaskId(), victim.attemptId(), "preempted for higher-priority attempt "
                     + ready.getAttemptId() + " (priority " + ready.getPriority() + " > " + victim.priority() + ")", now);

@@ -2,6 +2,7 @@ package io.flash.ingest.view;
 
 import io.flash.schema.JobState;
 import io.flash.schema.JobStatus;
+import io.flash.schema.TaskState;
 import io.flash.schema.TaskSummary;
 
 import java.util.*;
@@ -21,6 +22,11 @@ public final class JobViews {
 
     private final Map<String, JobStatus> jobs = new ConcurrentHashMap<>();
     private final Map<String, ConcurrentSkipListMap<String, TaskSummary>> tasks = new ConcurrentHashMap<>();
+    private final Map<TaskState, java.util.concurrent.atomic.AtomicLong> unitsByState = new EnumMap<>(TaskState.class);
+
+    public JobViews() {
+        for (TaskState state : TaskState.values()) unitsByState.put(state, new java.util.concurrent.atomic.AtomicLong());
+    }
 
     public void putJob(String jobId, JobStatus status) {
         if (status == null) jobs.remove(jobId);
@@ -29,11 +35,19 @@ public final class JobViews {
 
     public void putTask(String taskId, TaskSummary summary) {
         String jobId = jobIdOf(taskId);
+        TaskSummary previous;
         if (summary == null) {
-            Optional.ofNullable(tasks.get(jobId)).ifPresent(m -> m.remove(taskId));
+            previous = Optional.ofNullable(tasks.get(jobId)).map(m -> m.remove(taskId)).orElse(null);
         } else {
-            tasks.computeIfAbsent(jobId, k -> new ConcurrentSkipListMap<>(JobViews::naturalOrder)).put(taskId, summary);
+            previous = tasks.computeIfAbsent(jobId, k -> new ConcurrentSkipListMap<>(JobViews::naturalOrder)).put(taskId, summary);
+            unitsByState.get(summary.getState()).incrementAndGet();
         }
+        if (previous != null) unitsByState.get(previous.getState()).decrementAndGet();
+    }
+
+    /** How many tasks (or shards) the view holds in this state, over all jobs. */
+    public long unitsIn(TaskState state) {
+        return unitsByState.get(state).get();
     }
 
     public Optional<Page> job(String jobId, int page, int size) {

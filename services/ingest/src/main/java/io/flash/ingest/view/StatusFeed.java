@@ -59,7 +59,14 @@ public class StatusFeed implements HealthCheck {
         return limits;
     }
 
+    @jakarta.inject.Inject
+    io.micrometer.core.instrument.MeterRegistry meters;
+
     void onStart(@Observes StartupEvent event) {
+        for (io.flash.schema.TaskState state : io.flash.schema.TaskState.values()) {
+            io.micrometer.core.instrument.Gauge.builder("flash.tasks", views, v -> v.unitsIn(state)).tag("state", state.name())
+                    .description("tasks and shards in this state, as this instance's status view sees them").register(meters);
+        }
         FlashTopics topics = new FlashTopics(new RegistryValueSerdes(registryUrl));
         Deserializer<JobStatus> jobs = topics.jobsStatus.valueSerde().deserializer();
         Deserializer<TaskSummary> tasks = topics.tasksStatus.valueSerde().deserializer();
