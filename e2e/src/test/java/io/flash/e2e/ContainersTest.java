@@ -1,0 +1,112 @@
+package io.flash.e2e;
+
+import com.github.dockerjava.api.model.ExposedPort;
+import com.github.dockerjava.api.model.PortBinding;
+import com.github.dockerjava.api.model.Ports;
+import io.flash.common.client.JobClient;
+import io.flash.schema.*;
+import org.junit.jupiter.api.*;
+import org.testcontainers.containers.BindMode;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.Network;
+import org.testcontainers.containers.wait.strategy.Wait;
+import org.testcontainers.utility.DockerImageName;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.*;
+
+import static io.flash.e2e.FoundationTest.job;
+import static io.flash.e2e.FoundationTest.task;
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * The whole platform from its images (infra/images/services/build.sh), each part a container on
+ * one network — broker, registry, the five services; the executor drives the host's engine through
+ * its socket — and the hello job submitted from outside, its result read from the result topic.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ContainersTest {
+
+    private static final String TAG = System.getProperty("flash.image-tag", "0.1.0");
+    private static final int KAFKA_HOST_PORT = 29094, REGISTRY_HOST_PORT = 28081;
+    private final Network network = Network.newNetwork();
+    private final List<GenericContainer<?>> started = new ArrayList<>();
+    private final Map<String, Long> readyMillis = new LinkedHashMap<>();
+    private Path workRoot;
+
+    private GenericContainer<?> container(String image, String alias) {
+        return new GenericContainer<>(DockerImageName.parse("flash/" + image + ":" + TAG)).withNetwork(network).withNetworkAliases(alias);
+    }
+
+    private static GenericContainer<?> publish(GenericContainer<?> c, int hostPort, int containerPort) {
+        return c.withExposedPorts(containerPort).withCreateContainerCmdModifier(cmd -> cmd.getHostConfig()
+                .withPortBindings(new PortBinding(Ports.Binding.bindPort(hostPort), new ExposedPort(containerPort))));
+    }
+
+    private void start(String name, GenericContainer<?> c) {
+        long t0 = System.nanoTime();
+        c.start();
+        started.add(c);
+        readyMillis.put(name, (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    private GenericContainer<?> service(String name, int port) {
+        return container(name, name).withEnv("FLASH_BOOTSTRAP_SERVERS", "kafka:9092").withEnv("FLASH_REGISTRY_URL", "http://registry:8081")
+                .withExposedPorts(port).waitingFor(Wait.forHttp("/q/health/ready").forPort(port).withStartupTimeout(Duration.ofMinutes(3)));
+    }
+
+    @BeforeAll
+    void startStack() throws Exception {
+        // The images are built from the jars this build just packaged (seconds when nothing changed).
+        Path home = Path.of(System.getProperty("flash.home", "..")).toAbsolutePath().normalize();
+        Process build = new ProcessBuilder("bash", home.resolve("infra/images/services/build.sh").toString()).inheritIO().start();
+        assertEquals(0, build.waitFor(), "infra/images/services/build.sh failed");
+        start("kafka", publish(container("kafka", "kafka"), KAFKA_HOST_PORT, 9094)
+                .withEnv("KAFKA_ADVERTISED_HOST", "kafka").withEnv("KAFKA_EXTERNAL_PORT", Integer.toString(KAFKA_HOST_PORT))
+                .waitingFor(Wait.forLogMessage(".*Kafka Server started.*", 1).withStartupTimeout(Duration.ofMinutes(2))));
+        start("registry", publish(container("registry", "registry"), REGISTRY_HOST_PORT, 8081)
+                .waitingFor(Wait.forHealthcheck().withStartupTimeout(Duration.ofMinutes(3)))); // the image's own health check
+        start("ingest", service("ingest", 8090));
+        start("dag-planner", service("dag-planner", 8091));
+        start("dispatcher", service("dispatcher", 8092));
+        start("framework-ecs", service("framework-ecs", 8093));
+        // The executor's containers are siblings on the host engine: the work root has the same path on both sides.
+        workRoot = Files.createTempDirectory("flash-containers-work");
+        Files.setPosixFilePermissions(workRoot, PosixFilePermissions.fromString("rwxrwxrwx"));
+        String dockerGroup = Files.getAttribute(Path.of("/var/run/docker.sock"), "unix:gid").toString();
+        GenericContainer<?> executor = service("executor", 8094)
+                .withEnv("FLASH_NODE_ID", "container-node-1").withEnv("FLASH_NODE_CPU", "2").withEnv("FLASH_NODE_MEMORY", "2Gi")
+                .withEnv("FLASH_NODE_DISK_TYPE", "hdd").withEnv("FLASH_WORK_ROOT", workRoot.toString())
+                .withFileSystemBind("/var/run/docker.sock", "/var/run/docker.sock", BindMode.READ_WRITE)
+                .withFileSystemBind("/sys/fs/cgroup", "/sys/fs/cgroup", BindMode.READ_ONLY)
+                .withFileSystemBind(workRoot.toString(), workRoot.toString(), BindMode.READ_WRITE)
+                .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withGroupAdd(List.of(dockerGroup)));
+        start("executor", executor);
+        System.out.println("container start to ready (ms): " + readyMillis);
+    }
+
+    @AfterAll
+    void stopStack() {
+        Collections.reverse(started);
+        started.forEach(GenericContainer::stop);
+        network.close();
+    }
+
+    @Test
+    void theHelloJobRunsThroughTheContainerizedStack() throws Exception {
+        try (JobClient client = new JobClient("127.0.0.1:" + KAFKA_HOST_PORT, "http://127.0.0.1:" + REGISTRY_HOST_PORT);
+             JobClient.ResultStream results = client.openResults()) {
+            long t0 = System.nanoTime();
+            String jobId = client.submit(job("hello-containers", task("hello", "echo hello from a container", 0.25, "32Mi")));
+            JobResult result = results.await(jobId, Duration.ofMinutes(3))
+                    .orElseThrow(() -> new AssertionError("no result; executor log:\n" + started.get(started.size() - 1).getLogs()));
+            System.out.printf("containerized stack: hello submit -> result %d ms (first job)%n", (System.nanoTime() - t0) / 1_000_000);
+            assertEquals(JobState.SUCCEEDED, result.getState(), () -> String.valueOf(result.getReason()));
+            assertEquals("hello from a container", result.getTasks().get(0).getStdoutTail().strip());
+            assertEquals("container-node-1", result.getTasks().get(0).getNodeId());
+        }
+    }
+}
