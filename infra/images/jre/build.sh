@@ -6,14 +6,14 @@
 #   JAVA_HOME_FOR_IMAGE: the JDK to take the runtime from (default: the JDK of `java` on PATH)
 #   FLASH_JRE_IMAGE:     the image name (default flash/jre:<feature version>)
 set -euo pipefail
+source "$(cd "$(dirname "$0")" && pwd)/../lib.sh"
 jdk="${JAVA_HOME_FOR_IMAGE:-$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")}"
 [ -x "$jdk/bin/jlink" ] || { echo "$jdk has no jlink: install a full JDK (e.g. openjdk-17-jdk-headless) or set JAVA_HOME_FOR_IMAGE" >&2; exit 1; }
 version="$("$jdk/bin/java" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/{print $2}')"
 IMAGE="${FLASH_JRE_IMAGE:-flash/jre:$version}"
 modules=java.base,java.compiler,java.desktop,java.instrument,java.logging,java.management,java.naming,java.net.http,java.prefs,java.rmi,java.scripting,java.security.jgss,java.security.sasl,java.sql,java.transaction.xa,java.xml,jdk.crypto.ec,jdk.jfr,jdk.management,jdk.net,jdk.unsupported,jdk.zipfs
-inputs_hash="$( (cat "$0" /bin/busybox; echo "$jdk $modules"; "$jdk/bin/java" -version 2>&1) | sha256sum | cut -c1-16)"
-current="$(docker image inspect -f '{{ index .Config.Labels "io.flash.inputs" }}' "$IMAGE" 2>/dev/null || true)"
-if [ "$current" = "$inputs_hash" ]; then echo "$IMAGE is up to date ($inputs_hash)"; exit 0; fi
+inputs_hash="$( (cat "$0" "$(dirname "$0")/../lib.sh" /bin/busybox; echo "$jdk $modules"; "$jdk/bin/java" -version 2>&1) | sha256sum | cut -c1-16)"
+exit_if_up_to_date "$IMAGE" "$inputs_hash"
 
 root="$(mktemp -d)"
 trap 'rm -rf "$root"' EXIT

@@ -6,6 +6,7 @@ set -euo pipefail
 IMAGE="${FLASH_SHELL_IMAGE:-flash/shell:1}"
 BUSYBOX="${BUSYBOX:-/bin/busybox}"
 here="$(cd "$(dirname "$0")" && pwd)"
+source "$here/../lib.sh"
 
 if [ ! -x "$BUSYBOX" ] || ! file -L "$BUSYBOX" 2>/dev/null | grep -q 'statically linked'; then
   if [ -x /bin/busybox ] && ldd /bin/busybox 2>&1 | grep -q 'not a dynamic'; then BUSYBOX=/bin/busybox
@@ -15,25 +16,12 @@ if [ ! -x "$BUSYBOX" ] || ! file -L "$BUSYBOX" 2>/dev/null | grep -q 'statically
   fi
 fi
 
-inputs_hash="$(cat "$0" "$BUSYBOX" | sha256sum | cut -c1-16)"
-current="$(docker image inspect -f '{{ index .Config.Labels "io.flash.inputs" }}' "$IMAGE" 2>/dev/null || true)"
-if [ "$current" = "$inputs_hash" ]; then
-  echo "$IMAGE is up to date ($inputs_hash)"
-  exit 0
-fi
+inputs_hash="$(cat "$0" "$here/../lib.sh" "$BUSYBOX" | sha256sum | cut -c1-16)"
+exit_if_up_to_date "$IMAGE" "$inputs_hash"
 
 root="$(mktemp -d)"
 trap 'rm -rf "$root"' EXIT
-mkdir -p "$root/bin" "$root/tmp" "$root/work" "$root/etc"
-chmod 1777 "$root/tmp"
-cp "$BUSYBOX" "$root/bin/busybox"
-for applet in $("$BUSYBOX" --list); do
-  [ "$applet" = busybox ] || ln -sf busybox "$root/bin/$applet"
-done
-echo 'root:x:0:0:root:/:/bin/sh' > "$root/etc/passwd"
-echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >> "$root/etc/passwd"
-echo 'root:x:0:' > "$root/etc/group"
-echo 'nogroup:x:65534:' >> "$root/etc/group"
+busybox_rootfs "$root" "$BUSYBOX"
 
 tar -C "$root" -c . | docker import \
   --change 'ENV PATH=/bin' \

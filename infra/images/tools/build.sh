@@ -7,6 +7,7 @@
 # and the root filesystem is loaded with `docker import`. Idempotent: the image carries a hash of
 # its inputs (this recipe, every copied file); an unchanged recipe is a no-op.
 set -euo pipefail
+source "$(cd "$(dirname "$0")" && pwd)/../lib.sh"
 IMAGE="${FLASH_TOOLS_IMAGE:-flash/tools:1}"
 PACKAGES=(bwa samtools bcftools tabix mash minimap2 dwgsim bowtie2-examples bowtie-examples busybox-static)
 TOOLS=(bwa samtools wgsim bcftools bgzip tabix mash minimap2 dwgsim)
@@ -28,21 +29,13 @@ fi
 binaries=()
 for t in "${TOOLS[@]}"; do binaries+=("$(command -v "$t")"); done
 libraries=$(for b in "${binaries[@]}"; do ldd "$b" | awk '/=> \//{print $3} /^\t\/lib/{print $1}'; done | sort -u)
-inputs_hash="$(cat "$0" /bin/busybox "${binaries[@]}" $libraries "$LAMBDA" "$ECOLI" | sha256sum | cut -c1-16)"
-current="$(docker image inspect -f '{{ index .Config.Labels "io.flash.inputs" }}' "$IMAGE" 2>/dev/null || true)"
-if [ "$current" = "$inputs_hash" ]; then
-  echo "$IMAGE is up to date ($inputs_hash)"
-  exit 0
-fi
+inputs_hash="$(cat "$0" "$(dirname "$0")/../lib.sh" /bin/busybox "${binaries[@]}" $libraries "$LAMBDA" "$ECOLI" | sha256sum | cut -c1-16)"
+exit_if_up_to_date "$IMAGE" "$inputs_hash"
 
 root="$(mktemp -d)"
 trap 'rm -rf "$root"' EXIT
-mkdir -p "$root/bin" "$root/usr/bin" "$root/tmp" "$root/work" "$root/etc" "$root/ref"
-chmod 1777 "$root/tmp"
-cp /bin/busybox "$root/bin/busybox"
-for applet in $(/bin/busybox --list); do
-  [ "$applet" = busybox ] || ln -sf busybox "$root/bin/$applet"
-done
+busybox_rootfs "$root" /bin/busybox
+mkdir -p "$root/usr/bin" "$root/ref"
 for b in "${binaries[@]}"; do cp "$b" "$root/usr/bin/"; done
 for lib in $libraries; do
   mkdir -p "$root$(dirname "$lib")"
@@ -54,10 +47,6 @@ if [ -e "$root/lib64/ld-linux-x86-64.so.2" ] && [ ! -e "$root/lib/x86_64-linux-g
 fi
 cp "$LAMBDA" "$root/ref/lambda_virus.fa.gz"
 cp "$ECOLI" "$root/ref/ecoli536.fna.gz"
-echo 'root:x:0:0:root:/:/bin/sh' > "$root/etc/passwd"
-echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >> "$root/etc/passwd"
-echo 'root:x:0:' > "$root/etc/group"
-echo 'nogroup:x:65534:' >> "$root/etc/group"
 
 tar -C "$root" -c . | docker import \
   --change 'ENV PATH=/usr/bin:/bin' \

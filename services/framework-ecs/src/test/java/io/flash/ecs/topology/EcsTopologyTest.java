@@ -28,7 +28,12 @@ class EcsTopologyTest {
 
     @BeforeEach
     void setUp() {
-        var settings = new EcsTopology.Settings("ecs", Duration.ofSeconds(15), Duration.ofSeconds(1), 1000);
+        start(new EcsTopology.Settings("ecs", Duration.ofSeconds(15), Duration.ofSeconds(1), 1000));
+    }
+
+    /** (Re)starts the topology under test with these settings. */
+    private void start(EcsTopology.Settings settings) {
+        if (harness != null) harness.close();
         harness = new TopologyHarness("ecs-test", Instant.ofEpochMilli(100_000), topics -> EcsTopology.build(topics, settings, clock));
         var topics = harness.topics;
         tasks = harness.input(topics.frameworkTasks("ecs"));
@@ -204,14 +209,8 @@ class EcsTopologyTest {
 
     @Test
     void preemptionIsRateLimited() {
-        harness.close();
-        var settings = new EcsTopology.Settings("ecs", Duration.ofSeconds(15), Duration.ofSeconds(1), 1000,
-                io.flash.ecs.queue.QueueQuotas.none(), 1);
-        harness = new TopologyHarness("ecs-test", Instant.ofEpochMilli(100_000), topics -> EcsTopology.build(topics, settings, clock));
-        tasks = harness.input(harness.topics.frameworkTasks("ecs"));
-        nodes = harness.input(harness.topics.frameworkNodes("ecs"));
-        assignments = harness.output(harness.topics.frameworkAssignments("ecs"));
-        events = harness.output(harness.topics.tasksEvents);
+        start(new EcsTopology.Settings("ecs", Duration.ofSeconds(15), Duration.ofSeconds(1), 1000,
+                io.flash.ecs.queue.QueueQuotas.none(), 1));
         nodes.pipeInput("n1", node("n1", 2, 4096 * MIB, clock.millis()));
         dispatch("batch", "a", 0, 1);
         dispatch("batch", "b", 0, 1);
@@ -226,14 +225,8 @@ class EcsTopologyTest {
 
     @Test
     void aQueueAtItsQuotaWaitsWhileOthersRun() {
-        harness.close();
-        var settings = new EcsTopology.Settings("ecs", Duration.ofSeconds(15), Duration.ofSeconds(1), 1000,
-                io.flash.ecs.queue.QueueQuotas.parse("batch=0.5"), 10);
-        harness = new TopologyHarness("ecs-test", Instant.ofEpochMilli(100_000), topics -> EcsTopology.build(topics, settings, clock));
-        tasks = harness.input(harness.topics.frameworkTasks("ecs"));
-        nodes = harness.input(harness.topics.frameworkNodes("ecs"));
-        assignments = harness.output(harness.topics.frameworkAssignments("ecs"));
-        events = harness.output(harness.topics.tasksEvents);
+        start(new EcsTopology.Settings("ecs", Duration.ofSeconds(15), Duration.ofSeconds(1), 1000,
+                io.flash.ecs.queue.QueueQuotas.parse("batch=0.5"), 10));
         nodes.pipeInput("n1", node("n1", 4, 4096 * MIB, clock.millis()));
         for (String name : List.of("a", "b", "c")) {
             TaskDefinition def = task(name);
