@@ -13,8 +13,9 @@ import java.util.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * A structural check of the Kubernetes manifests (no cluster and no schema validator such as
- * kubeconform is installable here): every document parses, has apiVersion/kind/metadata.name and
+ * Validates the Kubernetes manifests without a cluster: every document is read strictly into the
+ * official Kubernetes object model (fabric8 kubernetes-model: an unknown or misspelt field, or a
+ * value of the wrong type, fails), then checked for what Flash needs: apiVersion/kind/metadata.name and
  * the flash namespace, is listed in the kustomization; every workload's selector matches its pod
  * labels, runs as non-root with probes on its HTTP port, resource requests and a memory limit,
  * and takes its settings from the ConfigMap; Streams services keep standby replicas.
@@ -35,6 +36,54 @@ class ManifestsTest {
             }
         }
         return docs;
+    }
+
+    private static final ObjectMapper STRICT = new ObjectMapper(new YAMLFactory())
+            .configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
+    private static final Map<String, Class<?>> MODEL = Map.of(
+            "apps/v1/Deployment", io.fabric8.kubernetes.api.model.apps.Deployment.class,
+            "apps/v1/StatefulSet", io.fabric8.kubernetes.api.model.apps.StatefulSet.class,
+            "apps/v1/DaemonSet", io.fabric8.kubernetes.api.model.apps.DaemonSet.class,
+            "v1/Service", io.fabric8.kubernetes.api.model.Service.class,
+            "v1/ConfigMap", io.fabric8.kubernetes.api.model.ConfigMap.class,
+            "v1/Secret", io.fabric8.kubernetes.api.model.Secret.class,
+            "v1/Namespace", io.fabric8.kubernetes.api.model.Namespace.class);
+
+    @Test
+    void everyDocumentIsAValidKubernetesObject() throws Exception {
+        try (var dir = Files.list(K8S)) {
+            for (Path file : dir.filter(p -> p.toString().endsWith(".yaml") && !p.endsWith("kustomization.yaml")).toList()) {
+                for (JsonNode doc : documents(file)) {
+                    String type = doc.path("apiVersion").asText() + "/" + doc.path("kind").asText();
+                    Class<?> model = MODEL.get(type);
+                    assertNotNull(model, file + ": unexpected " + type);
+                    Object parsed = assertDoesNotThrow(() -> STRICT.treeToValue(doc, model), file + ": not a valid " + type);
+                    noUnknownFields(parsed, file.getFileName() + " " + type);
+                }
+            }
+        }
+    }
+
+    /** The model keeps fields it does not know in "additional properties": there must be none, at any depth. */
+    private static void noUnknownFields(Object node, String path) throws Exception {
+        if (node instanceof List<?> list) {
+            for (int i = 0; i < list.size(); i++) noUnknownFields(list.get(i), path + "[" + i + "]");
+            return;
+        }
+        if (node instanceof Map<?, ?> map) {
+            for (var e : map.entrySet()) noUnknownFields(e.getValue(), path + "." + e.getKey());
+            return;
+        }
+        if (node == null || !node.getClass().getName().startsWith("io.fabric8.kubernetes.api.model")) return;
+        for (java.lang.reflect.Method m : node.getClass().getMethods()) {
+            if (m.getParameterCount() != 0 || !m.getName().startsWith("get") || m.getDeclaringClass() == Object.class) continue;
+            Object value = m.invoke(node);
+            if (m.getName().equals("getAdditionalProperties")) {
+                assertTrue(value == null || ((Map<?, ?>) value).isEmpty(), path + ": unknown fields " + value);
+            } else {
+                noUnknownFields(value, path + "." + m.getName().substring(3));
+            }
+        }
     }
 
     @Test
