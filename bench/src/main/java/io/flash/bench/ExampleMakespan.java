@@ -85,7 +85,7 @@ public final class ExampleMakespan {
         }
     }
 
-    private static int dockerRun(TaskDefinition task, Path workspace, Path work) throws Exception {
+    static int dockerRun(TaskDefinition task, Path workspace, Path work) throws Exception {
         List<String> cmd = new ArrayList<>(List.of("docker", "run", "--rm", "--network", "none", "--read-only",
                 "--tmpfs", "/tmp", "-u", "65534:65534", "--cap-drop", "ALL", "--security-opt", "no-new-privileges",
                 "--cpus", Double.toString(task.getResources().getCpu()), "-m", Long.toString(task.getResources().getMemoryBytes()),
@@ -97,7 +97,7 @@ public final class ExampleMakespan {
         return p.waitFor();
     }
 
-    private static Path open(Path dir) throws Exception {
+    static Path open(Path dir) throws Exception {
         Files.createDirectories(dir);
         new ProcessBuilder("chmod", "777", dir.toString()).start().waitFor();
         return dir;
