@@ -3,6 +3,7 @@ package io.flash.bench;
 import io.flash.common.serde.PlainAvroSerdes;
 import io.flash.common.topics.FlashTopics;
 import io.flash.ecs.placement.BinPacker;
+import io.flash.ecs.placement.NodeIndex;
 import io.flash.ecs.placement.Resources;
 import io.flash.ecs.queue.FairShare;
 import io.flash.ecs.topology.EcsTopology;
@@ -23,8 +24,8 @@ import java.util.*;
  * (all nodes in one shard: the worst case; more shards divide the nodes). Two measurements per
  * node count, in the same run:
  * <ul>
- *   <li>policy: the plain-Java placement path (fair-share pick + best-fit over every node + the
- *   allocation update), with churn so nodes never fill;</li>
+ *   <li>policy: the plain-Java placement path (fair-share pick + best fit over the candidates the
+ *   node index offers + the allocation update), with churn so nodes never fill;</li>
  *   <li>topology: TaskDispatch in → RUN assignment out through the real framework-ecs topology on
  *   its RocksDB stores (TopologyTestDriver, no broker; it commits after every input record, which
  *   costs the same at both node counts).</li>
@@ -80,7 +81,11 @@ public final class SchedulerScale {
                     .setPlacedAttempts(new ArrayList<>()).setLastSeenAt(0L).setLost(false).build());
         }
         Map<String, NodeRecord> byId = new HashMap<>();
-        nodes.forEach(n -> byId.put(n.getHeartbeat().getNodeId(), n));
+        NodeIndex index = new NodeIndex();
+        nodes.forEach(n -> {
+            byId.put(n.getHeartbeat().getNodeId(), n);
+            index.put(n);
+        });
         BinPacker packer = new BinPacker();
         ArrayDeque<Object[]> placed = new ArrayDeque<>();
         List<TaskDispatch> queue = new ArrayList<>();
@@ -94,18 +99,20 @@ public final class SchedulerScale {
         for (int d = 0; d < decisions; d++) {
             FairShare fairShare = new FairShare(new Capacity(16.0 * nodeCount, (64L << 30) * nodeCount, 0L, 0), held);
             TaskReady ready = fairShare.next(queue).orElseThrow().getReady();
-            BinPacker.Choice choice = packer.place(ready.getTask(), nodes);
+            BinPacker.Choice choice = packer.place(ready.getTask(), index, nodes);
             while (choice.nodeId() == null) { // full: let the oldest tenth finish
                 for (int k = 0; k < Math.max(1, placed.size() / 10); k++) {
                     Object[] p = placed.pollFirst();
                     NodeRecord n = (NodeRecord) p[0];
                     n.setAllocated(Resources.minus(n.getAllocated(), (Capacity) p[1]));
+                    index.put(n);
                     held.computeIfPresent((String) p[2], (o, c) -> Resources.minus(c, (Capacity) p[1]));
                 }
-                choice = packer.place(ready.getTask(), nodes);
+                choice = packer.place(ready.getTask(), index, nodes);
             }
             NodeRecord n = byId.get(choice.nodeId());
             n.setAllocated(Resources.plus(n.getAllocated(), ready.getTask().getResources()));
+            index.put(n);
             held.merge(ready.getOwner(), ready.getTask().getResources(), Resources::plus);
             placed.addLast(new Object[]{n, ready.getTask().getResources(), ready.getOwner()});
         }

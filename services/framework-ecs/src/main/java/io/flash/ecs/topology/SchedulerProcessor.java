@@ -222,7 +222,7 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
                 continue;
             }
             BinPacker.Choice choice = quotaRefusal != null ? new BinPacker.Choice(null, quotaRefusal)
-                    : packer.place(ready.getTask(), nodes);
+                    : packer.place(ready.getTask(), state.index(), nodes);
             if (choice.nodeId() == null) {
                 String reason = settings.frameworkId() + " shard " + shard + ": " + choice.reason();
                 if (quotaRefusal == null) reason += preemptFor(ready, nodes, now);

@@ -1,5 +1,6 @@
 package io.flash.ecs.topology;
 
+import io.flash.ecs.placement.NodeIndex;
 import io.flash.ecs.queue.Holdings;
 import io.flash.schema.*;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -23,13 +24,17 @@ final class ShardState {
     private final Map<String, NodeRecord> nodes = new TreeMap<>();
     private final Map<String, TaskDispatch> queue = new LinkedHashMap<>(); // arrival order breaks ties
     private final Holdings holdings = new Holdings();
+    private final NodeIndex index = new NodeIndex();
 
     ShardState(ProcessorContext<?, ?> context) {
         nodeStore = context.getStateStore(NODES_STORE);
         queueStore = context.getStateStore(QUEUE_STORE);
         placementStore = context.getStateStore(PLACEMENTS_STORE);
         try (KeyValueIterator<String, NodeRecord> it = nodeStore.all()) {
-            it.forEachRemaining(kv -> nodes.put(kv.key, kv.value));
+            it.forEachRemaining(kv -> {
+                nodes.put(kv.key, kv.value);
+                index.put(kv.value);
+            });
         }
         try (KeyValueIterator<String, TaskDispatch> it = queueStore.all()) {
             it.forEachRemaining(kv -> queue.put(kv.key, kv.value));
@@ -51,7 +56,13 @@ final class ShardState {
     void putNode(NodeRecord node) {
         String id = node.getHeartbeat().getNodeId();
         nodes.put(id, node);
+        index.put(node);
         nodeStore.put(id, node);
+    }
+
+    /** Live nodes by free cpu, in step with every {@link #putNode}. */
+    NodeIndex index() {
+        return index;
     }
 
     TaskDispatch queued(String attemptId) {

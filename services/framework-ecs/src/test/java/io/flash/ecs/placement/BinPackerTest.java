@@ -70,4 +70,31 @@ class BinPackerTest {
         assertEquals("lab", packer.place(t, List.of(plain, gpuLab)).nodeId());
         assertEquals("1 node: 1 lack label room=wet-lab", packer.place(t, List.of(plain)).reason());
     }
+
+    @Test
+    void theIndexFindsTheSameTightFitWithoutScanningEveryNode() {
+        List<NodeRecord> nodes = new ArrayList<>();
+        NodeIndex index = new NodeIndex();
+        for (int i = 0; i < 200; i++) {
+            // Free cpu from 0.25 up to 16 in steps; node-130 and up have room for 8 cpu.
+            NodeRecord n = record(String.format("node-%03d", i), 16, 65536 * MIB, new Capacity(16 - (i + 1) * 0.08, 0L, 0L, 0));
+            nodes.add(n);
+            index.put(n);
+        }
+        TaskDefinition task = needs(8, 512 * MIB);
+        BinPacker.Choice viaIndex = packer.place(task, index, nodes);
+        assertEquals(packer.place(task, nodes).nodeId(), viaIndex.nodeId(), "the tightest fit in cpu is among the first candidates");
+
+        NodeRecord chosen = nodes.stream().filter(n -> n.getHeartbeat().getNodeId().equals(viaIndex.nodeId())).findFirst().orElseThrow();
+        chosen.setAllocated(chosen.getHeartbeat().getTotal());
+        index.put(chosen);
+        assertNotEquals(viaIndex.nodeId(), packer.place(task, index, nodes).nodeId(), "a full node leaves the candidates");
+
+        chosen.setLost(true);
+        index.put(chosen);
+        assertEquals(199, index.size(), "a lost node leaves the index");
+        BinPacker.Choice none = packer.place(needs(17, MIB), index, nodes);
+        assertNull(none.nodeId());
+        assertTrue(none.reason().contains("are too small in total"), "nothing fits: explained from all nodes: " + none.reason());
+    }
 }
