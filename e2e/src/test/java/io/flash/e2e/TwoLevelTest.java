@@ -131,8 +131,14 @@ class TwoLevelTest extends StackTest {
         assertTrue(Math.abs(aliceStarts - 100) <= 10, "alice " + aliceStarts + " of 200 starts: not within 10% of equal");
     }
 
+    /**
+     * Both users' work goes to ecs-ssd, whose one node sits in one scheduling shard: one queue, so
+     * the starts show level 2's dominant-resource fairness itself, not how level 1 happened to
+     * spread each user's tasks over shards and frameworks (which made a cross-framework count flaky).
+     */
     private static JobSubmission scatterJob(String name, String owner, int shards) {
-        TaskSpec work = task("work", "sleep 0.5", 1, "32Mi");
+        TaskSpec work = task("work", "sleep 0.3", 0.25, "32Mi");
+        work.setFramework("ecs-ssd");
         work.setScatter(ScatterSpec.newBuilder().setFrom(0L).setTo((long) shards).setShardSize(1).build());
         JobSubmission job = job(name, work);
         job.setOwner(owner);
