@@ -99,7 +99,7 @@ public final class ExampleMakespan {
 
     static Path open(Path dir) throws Exception {
         Files.createDirectories(dir);
-        new ProcessBuilder("chmod", "777", dir.toString()).start().waitFor();
+        Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
         return dir;
     }
 

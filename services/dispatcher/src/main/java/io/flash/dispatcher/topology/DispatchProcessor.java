@@ -67,8 +67,10 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
         this.inflight = context.getStateStore(INFLIGHT_STORE);
         context.schedule(settings.retryInterval(), PunctuationType.WALL_CLOCK_TIME, ts -> {
             long now = clock.millis();
-            redispatchFromSilentShards(now);
-            retryHeld(now);
+            // One read of the frameworks store per round, not one per held attempt.
+            List<FrameworkHeartbeat> shards = frameworkShards();
+            redispatchFromSilentShards(shards, now);
+            retryHeld(shards, now);
         });
     }
 
@@ -78,7 +80,7 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
             if (ready.getCancel()) {
                 cancel(ready, clock.millis());
             } else {
-                decide(ready, null, clock.millis());
+                decide(ready, null, frameworkShards(), clock.millis());
             }
         } else if (record.value() instanceof TaskEvent event && LEAVES_INFLIGHT.contains(event.getType())) {
             inflight.delete(event.getAttemptId());
@@ -108,10 +110,10 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
      * A shard silent for longer than the heartbeat timeout gets nothing new (the selector skips it);
      * after the further grace, what it was sent and has not started goes elsewhere.
      */
-    private void redispatchFromSilentShards(long now) {
+    private void redispatchFromSilentShards(List<FrameworkHeartbeat> shards, long now) {
         long abandonAfter = selector.heartbeatTimeoutMillis() + settings.redispatchGrace().toMillis();
         Map<String, Long> abandoned = new HashMap<>();
-        for (FrameworkHeartbeat hb : frameworkShards()) {
+        for (FrameworkHeartbeat hb : shards) {
             if (now - hb.getSentAt() > abandonAfter) {
                 abandoned.put(FrameworkSelector.key(hb.getFrameworkId(), hb.getShard()), now - hb.getSentAt());
             }
@@ -139,7 +141,7 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
         }
     }
 
-    private void retryHeld(long now) {
+    private void retryHeld(List<FrameworkHeartbeat> shards, long now) {
         List<HeldTask> waiting = new ArrayList<>();
         try (KeyValueIterator<String, HeldTask> it = held.all()) {
             it.forEachRemaining(kv -> waiting.add(kv.value));
@@ -147,12 +149,11 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
         waiting.sort(Comparator.comparingInt((HeldTask h) -> -h.getReady().getPriority())
                 .thenComparingLong(HeldTask::getHeldSince));
         for (HeldTask h : waiting) {
-            decide(h.getReady(), h, now);
+            decide(h.getReady(), h, shards, now);
         }
     }
 
-    private void decide(TaskReady ready, HeldTask previouslyHeld, long now) {
-        List<FrameworkHeartbeat> shards = frameworkShards();
+    private void decide(TaskReady ready, HeldTask previouslyHeld, List<FrameworkHeartbeat> shards, long now) {
         Map<String, FrameworkSelector.Reservation> reserved = currentReservations(shards);
         Decision decision = selector.choose(ready, shards, reserved, now);
         if (decision instanceof Decision.Dispatch d) {
