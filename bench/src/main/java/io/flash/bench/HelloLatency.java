@@ -94,9 +94,6 @@ public final class HelloLatency {
     }
 
     private static double percentile(List<Double> values, int p) {
-        List<Double> sorted = new ArrayList<>(values);
-        Collections.sort(sorted);
-        int index = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
-        return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
+        return Percentiles.of(values, p);
     }
 }

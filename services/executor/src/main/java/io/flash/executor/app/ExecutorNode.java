@@ -6,6 +6,8 @@ import io.flash.common.units.Quantities;
 import io.flash.executor.docker.DockerRuntime;
 import io.flash.executor.node.NodeAgent;
 import io.flash.executor.node.NodeSettings;
+import io.flash.executor.sim.RunTimes;
+import io.flash.executor.sim.SimulatedFleet;
 import io.flash.schema.Capacity;
 import io.flash.schema.DiskType;
 import io.quarkus.runtime.ShutdownEvent;
@@ -62,19 +64,35 @@ public class ExecutorNode implements HealthCheck {
     @ConfigProperty(name = "flash.store.s3.secret-key") Optional<String> s3SecretKey;
     @ConfigProperty(name = "flash.store.s3.path-style") boolean s3PathStyle;
 
+    @ConfigProperty(name = "flash.sim.nodes") int simulatedNodes;
+    @ConfigProperty(name = "flash.sim.run-time") String simulatedRunTime;
+    @ConfigProperty(name = "flash.sim.failure-rate") double simulatedFailureRate;
+    @ConfigProperty(name = "flash.sim.seed") long simulatedSeed;
+
     @jakarta.inject.Inject io.micrometer.core.instrument.MeterRegistry meters;
 
     private DockerRuntime docker;
     private NodeAgent agent;
+    private SimulatedFleet fleet;
 
     void onStart(@Observes StartupEvent event) throws Exception {
+        FlashTopics topics = new FlashTopics(new RegistryValueSerdes(registryUrl));
+        NodeSettings settings = settings();
+        if (simulatedNodes > 0) {
+            fleet = new SimulatedFleet(new SimulatedFleet.Settings(simulatedNodes, settings.nodeId(), RunTimes.parse(simulatedRunTime),
+                    simulatedFailureRate, simulatedSeed), settings, topics, bootstrap);
+            fleet.start();
+            fleet.bindMetrics(meters);
+            return;
+        }
         docker = new DockerRuntime(dockerHost, io.flash.executor.docker.RegistryAuth.parse(registryAuth.orElse(null)));
-        agent = new NodeAgent(settings(), docker, new FlashTopics(new RegistryValueSerdes(registryUrl)), bootstrap);
+        agent = new NodeAgent(settings, docker, topics, bootstrap);
         agent.start();
         agent.bindMetrics(meters);
     }
 
     void onStop(@Observes ShutdownEvent event) throws Exception {
+        if (fleet != null) fleet.close();
         if (agent != null) agent.close();
         if (docker != null) docker.close();
     }
@@ -93,7 +111,8 @@ public class ExecutorNode implements HealthCheck {
                 if (kv.length == 2) labelMap.put(kv[0].trim(), kv[1].trim());
             }
         });
-        String id = nodeId.filter(s -> !s.isBlank()).orElse("node-" + InetAddress.getLocalHost().getHostName());
+        String id = nodeId.filter(s -> !s.isBlank())
+                .orElse((simulatedNodes > 0 ? "sim-" : "node-") + InetAddress.getLocalHost().getHostName());
         return new NodeSettings(id, frameworkId, capacity, DiskType.valueOf(diskType.toUpperCase(Locale.ROOT)), network,
                 labelMap, heartbeatInterval, pullTimeout, logTailLines, Path.of(cgroupRoot), usageInterval, Path.of(workRoot),
                 logChunkBytes, Quantities.bytes(logBytesPerSecond),
@@ -103,6 +122,10 @@ public class ExecutorNode implements HealthCheck {
 
     @Override
     public HealthCheckResponse call() {
+        if (fleet != null) {
+            return HealthCheckResponse.named("executor-simulated-nodes").status(fleet.healthy())
+                    .withData("nodes", fleet.nodes()).withData("runningAttempts", fleet.runningAttempts()).build();
+        }
         return HealthCheckResponse.named("executor-node")
                 .status(agent != null && agent.healthy())
                 .withData("runningAttempts", agent == null ? 0 : agent.runningAttempts())

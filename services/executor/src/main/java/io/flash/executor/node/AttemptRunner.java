@@ -266,8 +266,7 @@ final class AttemptRunner {
     }
 
     private AttemptEvent.Builder event(String jobId, String taskId, String attemptId, AttemptState state) {
-        return AttemptEvent.newBuilder().setNodeId(settings.nodeId()).setJobId(jobId).setTaskId(taskId)
-                .setAttemptId(attemptId).setState(state).setAt(System.currentTimeMillis());
+        return NodeChannel.event(settings.nodeId(), jobId, taskId, attemptId, state);
     }
 
     private static String trimTail(String text) {

@@ -7,20 +7,11 @@ import io.flash.common.topics.FlashTopics;
 import io.flash.common.topics.TopicNames;
 import io.flash.executor.docker.DockerRuntime;
 import io.flash.schema.*;
-import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.*;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Utils;
 import org.jboss.logging.Logger;
 
@@ -40,25 +31,16 @@ public final class NodeAgent implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(NodeAgent.class);
 
-    private record Tracked(String jobId, String taskId, Capacity resources) {
-    }
-
     private final NodeSettings settings;
     private final DockerRuntime docker;
-    private final FlashTopics topics;
     private final KafkaConsumer<String, byte[]> consumer;
-    private final KafkaProducer<String, byte[]> producer;
-    private final Deserializer<Assignment> assignmentDeserializer;
-    private final Serializer<AttemptEvent> eventSerializer;
-    private final Serializer<NodeHeartbeat> heartbeatSerializer;
-    private final Serializer<UsageSample> usageSerializer;
-    private final Serializer<LogChunk> logSerializer;
+    private final NodeChannel channel;
     private final ScheduledExecutorService samplers = Executors.newScheduledThreadPool(2, r -> {
         Thread t = new Thread(r, "usage-sampler");
         t.setDaemon(true);
         return t;
     });
-    private final Map<String, Tracked> running = new ConcurrentHashMap<>();
+    private final RunningAttempts running = new RunningAttempts();
     private final Map<String, String> killReasons = new ConcurrentHashMap<>();
     private final ExecutorService workers = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "attempt-worker");
@@ -91,7 +73,6 @@ public final class NodeAgent implements AutoCloseable {
     public NodeAgent(NodeSettings settings, DockerRuntime docker, FlashTopics topics, String bootstrapServers) {
         this.settings = settings;
         this.docker = docker;
-        this.topics = topics;
         Properties c = new Properties();
         c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         c.put(ConsumerConfig.GROUP_ID_CONFIG, "flash-executor-" + settings.nodeId());
@@ -100,29 +81,18 @@ public final class NodeAgent implements AutoCloseable {
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
         this.consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
-        this.producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
-        this.assignmentDeserializer = topics.frameworkAssignments(settings.frameworkId()).valueSerde().deserializer();
-        this.eventSerializer = topics.frameworkNodeEvents(settings.frameworkId()).valueSerde().serializer();
-        this.heartbeatSerializer = topics.frameworkNodes(settings.frameworkId()).valueSerde().serializer();
-        this.usageSerializer = topics.tasksUsage.valueSerde().serializer();
+        this.channel = new NodeChannel(topics, settings.frameworkId(), bootstrapServers, 0);
         UsageSampler usage = new UsageSampler(new io.flash.executor.docker.CgroupUsage(settings.cgroupRoot()), samplers,
-                settings.usageInterval(), this::publishUsage);
-        this.logSerializer = topics.tasksLogs.valueSerde().serializer();
+                settings.usageInterval(), channel::usage);
         this.runner = new AttemptRunner(docker, settings, new AttemptReporter() {
             @Override
             public void report(AttemptEvent event) throws Exception {
-                NodeAgent.this.report(event);
+                channel.report(event).get(30, TimeUnit.SECONDS);
             }
 
             @Override
             public void log(LogChunk chunk, boolean await) throws Exception {
-                var sent = producer.send(new ProducerRecord<>(TopicNames.TASKS_LOGS, chunk.getAttemptId(),
-                        logSerializer.serialize(TopicNames.TASKS_LOGS, new RecordHeaders(), chunk)));
+                var sent = channel.log(chunk);
                 if (await) sent.get(30, TimeUnit.SECONDS);
             }
         }, killReasons, usage, new Staging(settings.workRoot(), this::objectStore, this::inputCache), meters);
@@ -152,7 +122,7 @@ public final class NodeAgent implements AutoCloseable {
     private void reconcile() {
         for (DockerRuntime.ContainerInfo c : docker.containersOf(settings.nodeId())) {
             if (c.attemptId() == null) continue;
-            running.put(c.attemptId(), new Tracked(c.jobId(), c.taskId(), new Capacity(0.0, 0L, 0L, 0)));
+            running.claim(c.attemptId(), new RunningAttempts.Attempt(c.jobId(), c.taskId(), new Capacity(0.0, 0L, 0L, 0)));
             LOG.infof("reconciling attempt %s (container %s)", c.attemptId(), c.status());
             workers.submit(() -> guard(c.jobId(), c.taskId(), c.attemptId(), () -> {
                 if (c.running()) {
@@ -182,7 +152,7 @@ public final class NodeAgent implements AutoCloseable {
                 for (ConsumerRecord<String, byte[]> record : records) {
                     next = record.offset() + 1;
                     if (!settings.nodeId().equals(record.key())) continue;
-                    Assignment assignment = decode(record);
+                    Assignment assignment = channel.decode(record);
                     if (assignment == null) continue;
                     if (assignment.getAction() == AssignmentAction.KILL) {
                         kills.add(assignment); // after the batch's starts, so a kill never overtakes its run
@@ -214,35 +184,15 @@ public final class NodeAgent implements AutoCloseable {
         }
     }
 
-    /** The assignment, or null after dead-lettering a record that is not one. */
-    private Assignment decode(ConsumerRecord<String, byte[]> record) {
-        Assignment assignment;
-        try {
-            assignment = assignmentDeserializer.deserialize(record.topic(), record.headers(), record.value());
-        } catch (RuntimeException e) {
-            deadLetter(record, "undecodable assignment: " + AttemptRunner.message(e));
-            return null;
-        }
-        if (assignment == null) {
-            deadLetter(record, "empty assignment");
-            return null;
-        }
-        if (assignment.getAction() == AssignmentAction.RUN && assignment.getTask() == null) {
-            deadLetter(record, "RUN assignment without a task");
-            return null;
-        }
-        return assignment;
-    }
-
     private void run(Assignment assignment) throws Exception {
         String attemptId = assignment.getAttemptId();
-        if (running.putIfAbsent(attemptId, new Tracked(assignment.getJobId(), assignment.getTaskId(),
-                assignment.getTask().getResources())) != null) {
+        if (!running.claim(attemptId, new RunningAttempts.Attempt(assignment.getJobId(), assignment.getTaskId(),
+                assignment.getTask().getResources()))) {
             return; // redelivered: already ours
         }
         Optional<DockerRuntime.ContainerInfo> existing = docker.find(attemptId);
         if (existing.isPresent() && !existing.get().created()) {
-            running.remove(attemptId); // already ran (or runs) under an earlier process: reconcile handled it
+            running.release(attemptId); // already ran (or runs) under an earlier process: reconcile handled it
             return;
         }
         String containerId = existing.map(DockerRuntime.ContainerInfo::id).orElse(null);
@@ -250,7 +200,7 @@ public final class NodeAgent implements AutoCloseable {
             containerId = runner.prepare(assignment);
         }
         if (containerId == null) {
-            running.remove(attemptId);
+            running.release(attemptId);
             return;
         }
         String id = containerId;
@@ -260,7 +210,7 @@ public final class NodeAgent implements AutoCloseable {
     }
 
     private void kill(String attemptId, String reason) {
-        if (!running.containsKey(attemptId)) {
+        if (!running.contains(attemptId)) {
             return;
         }
         killReasons.put(attemptId, reason);
@@ -283,27 +233,8 @@ public final class NodeAgent implements AutoCloseable {
                 LOG.errorf(again, "attempt %s: could not report; it will be reconciled on the next start", attemptId);
             }
         } finally {
-            running.remove(attemptId);
+            running.release(attemptId);
         }
-    }
-
-    private void report(AttemptEvent event) throws Exception {
-        String topic = TopicNames.frameworkNodeEvents(settings.frameworkId());
-        byte[] value = eventSerializer.serialize(topic, new RecordHeaders(), event);
-        producer.send(new ProducerRecord<>(topic, settings.nodeId(), value)).get(30, TimeUnit.SECONDS);
-    }
-
-    private void publishUsage(UsageSample sample) {
-        String topic = TopicNames.TASKS_USAGE;
-        producer.send(new ProducerRecord<>(topic, sample.getAttemptId(), usageSerializer.serialize(topic, new RecordHeaders(), sample)));
-    }
-
-    private void deadLetter(ConsumerRecord<String, byte[]> record, String reason) {
-        LOG.warnf("dead-lettered %s-%d@%d: %s", record.topic(), record.partition(), record.offset(), reason);
-        ProducerRecord<String, byte[]> dead = new ProducerRecord<>(TopicNames.DEAD_LETTER, record.key(), record.value());
-        dead.headers().add("flash.reason", reason.getBytes(StandardCharsets.UTF_8));
-        dead.headers().add("flash.source", (record.topic() + "-" + record.partition() + "@" + record.offset()).getBytes(StandardCharsets.UTF_8));
-        producer.send(dead);
     }
 
     private void heartbeatQuietly() {
@@ -315,28 +246,9 @@ public final class NodeAgent implements AutoCloseable {
     }
 
     private void heartbeat() {
-        Capacity total = settings.capacity();
-        double cpu = total.getCpu();
-        long memory = total.getMemoryBytes(), disk = total.getDiskBytes();
-        int gpus = total.getGpus();
-        for (Tracked t : running.values()) {
-            cpu -= t.resources().getCpu();
-            memory -= t.resources().getMemoryBytes();
-            disk -= t.resources().getDiskBytes();
-            gpus -= t.resources().getGpus();
-        }
-        NodeHeartbeat hb = NodeHeartbeat.newBuilder()
-                .setNodeId(settings.nodeId()).setFrameworkId(settings.frameworkId())
-                .setTotal(total).setFree(new Capacity(Math.max(0, cpu), Math.max(0, memory), Math.max(0, disk), Math.max(0, gpus)))
-                .setDiskType(settings.diskType()).setNetwork(settings.network()).setLabels(settings.labels())
-                .setImages(images).setRunningAttempts(new ArrayList<>(running.keySet()))
-                .setAssignmentPartition(partition.partition()).setStartedAt(startedAt).setSentAt(System.currentTimeMillis())
-                .build();
-        String topic = TopicNames.frameworkNodes(settings.frameworkId());
-        producer.send(new ProducerRecord<>(topic, settings.nodeId(), heartbeatSerializer.serialize(topic, new RecordHeaders(), hb)),
-                (metadata, error) -> {
-                    if (error == null) lastHeartbeatAcked = System.currentTimeMillis();
-                });
+        channel.heartbeat(running.heartbeat(settings, images, partition.partition(), startedAt), (metadata, error) -> {
+            if (error == null) lastHeartbeatAcked = System.currentTimeMillis();
+        });
     }
 
     private void refreshImages() {
@@ -351,8 +263,8 @@ public final class NodeAgent implements AutoCloseable {
     public void bindMetrics(io.micrometer.core.instrument.MeterRegistry registry) {
         meters.add(registry);
         new io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics(consumer).bindTo(registry);
-        new io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics(producer).bindTo(registry);
-        io.micrometer.core.instrument.Gauge.builder("flash_executor_attempts_running", running, Map::size)
+        channel.bindMetrics(registry);
+        io.micrometer.core.instrument.Gauge.builder("flash_executor_attempts_running", running, RunningAttempts::size)
                 .description("attempts this node is preparing, running or reporting").register(registry);
     }
 
@@ -397,7 +309,7 @@ public final class NodeAgent implements AutoCloseable {
         }
         workers.shutdownNow();
         preparers.shutdownNow();
-        producer.close(Duration.ofSeconds(5));
+        channel.close();
         synchronized (this) {
             if (objectStore != null) objectStore.close();
         }

@@ -1,0 +1,218 @@
+package io.flash.bench;
+
+import io.flash.common.ids.JobIds;
+import io.flash.common.serde.RegistryValueSerdes;
+import io.flash.common.topics.FlashTopics;
+import io.flash.schema.*;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.*;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Control-plane throughput and latency: N trivial tasks published on the ingest topic, through all
+ * five services, to simulated executor nodes (FLASH_SIM_NODES, run time 0), until every task has
+ * STARTED and every job has its result. First at full load (everything published at once), then
+ * paced at half the full-load rate; then the plain relay baseline ({@link Relay}) in the same run.
+ *
+ * Usage: ControlPlane TASKS single|scatter [csv] [label]; FLASH_BOOTSTRAP_SERVERS, FLASH_REGISTRY_URL
+ * select the platform; FLASH_PIDS="dispatcher=PID,framework-ecs=PID" adds those processes' memory.
+ */
+public final class ControlPlane {
+
+    static final int SHARDS = 1000;
+    /** submitted → accepted → ready → framework tasks → assignments → node events → task events (STARTED) → result */
+    static final int HOPS_TO_START = 6, HOPS_TO_RESULT = 7;
+
+    record Run(String load, int tasks, long firstSubmit, long lastSubmit, long lastStartSeen, long lastResultSeen,
+               List<Long> submitToStartMs, int failedJobs, String memory) {
+        double startsPerSecond() {
+            return tasks * 1000.0 / Math.max(1, lastStartSeen - firstSubmit);
+        }
+
+        double resultsPerSecond() {
+            return tasks * 1000.0 / Math.max(1, lastResultSeen - firstSubmit);
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        int tasks = Integer.parseInt(args[0]);
+        boolean scatter = args.length > 1 && args[1].equals("scatter");
+        Path csv = Path.of(args.length > 2 ? args[2] : "bench/target/control-plane.csv");
+        String label = args.length > 3 ? args[3] : "";
+        String bootstrap = Optional.ofNullable(System.getenv("FLASH_BOOTSTRAP_SERVERS")).orElse("127.0.0.1:9092");
+        String registry = Optional.ofNullable(System.getenv("FLASH_REGISTRY_URL")).orElse("http://127.0.0.1:8081");
+        ControlPlane bench = new ControlPlane(bootstrap, new FlashTopics(new RegistryValueSerdes(registry)), scatter);
+
+        bench.measure("warm-up", scatter ? SHARDS : 500, 0);
+        Run full = bench.measure("full", tasks, 0);
+        Run half = bench.measure("half", tasks, full.resultsPerSecond() / 2);
+        byte[] record = bench.serialized(bench.job("relay-size", 1));
+        Relay.Result relay = Relay.run(bootstrap, tasks, record, HOPS_TO_START, HOPS_TO_RESULT, bench.partitions());
+
+        String shape = scatter ? "jobs of " + SHARDS + "-shard scatters" : "jobs of 1 task";
+        System.out.printf("%n%s — %,d tasks, %s%n", label.isEmpty() ? "control plane" : label, tasks, shape);
+        System.out.printf("%-34s %10s %10s %8s %8s %8s %8s%n", "", "starts/s", "results/s", "p50 ms", "p95 ms", "p99 ms", "max ms");
+        for (Run r : List.of(full, half)) {
+            System.out.printf(Locale.ROOT, "%-34s %,10.0f %,10.0f %8.0f %8.0f %8.0f %8.0f%n",
+                    "flash, " + r.load() + " load" + (r.load().equals("half") ? String.format(Locale.ROOT, " (%.0f/s)", full.resultsPerSecond() / 2) : ""),
+                    r.startsPerSecond(), r.resultsPerSecond(), Percentiles.of(r.submitToStartMs(), 50), Percentiles.of(r.submitToStartMs(), 95),
+                    Percentiles.of(r.submitToStartMs(), 99), Percentiles.of(r.submitToStartMs(), 100));
+        }
+        System.out.printf(Locale.ROOT, "%-34s %,10.0f %,10.0f   (%d hops to 'start', %d to 'result', %d-byte records)%n",
+                "plain relay (baseline)", relay.perSecondToStart(), relay.perSecondToEnd(), HOPS_TO_START, HOPS_TO_RESULT, record.length);
+        System.out.printf(Locale.ROOT, "ratio flash / relay (full load): starts %.3f, results %.3f%n",
+                full.startsPerSecond() / relay.perSecondToStart(), full.resultsPerSecond() / relay.perSecondToEnd());
+        if (full.failedJobs() + half.failedJobs() > 0) System.out.printf("jobs not SUCCEEDED: %d%n", full.failedJobs() + half.failedJobs());
+        if (!full.memory().isEmpty()) System.out.printf("memory after the runs: %s%n", half.memory());
+
+        Files.createDirectories(csv.toAbsolutePath().getParent());
+        boolean fresh = !Files.exists(csv);
+        try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(csv, java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.APPEND))) {
+            if (fresh) out.println("label,shape,tasks,load,starts_per_s,results_per_s,p50_ms,p95_ms,p99_ms,max_ms,relay_starts_per_s,relay_results_per_s,memory");
+            for (Run r : List.of(full, half)) {
+                out.printf(Locale.ROOT, "%s,%s,%d,%s,%.1f,%.1f,%.0f,%.0f,%.0f,%.0f,%.1f,%.1f,\"%s\"%n", label, scatter ? "scatter" : "single", tasks,
+                        r.load(), r.startsPerSecond(), r.resultsPerSecond(), Percentiles.of(r.submitToStartMs(), 50),
+                        Percentiles.of(r.submitToStartMs(), 95), Percentiles.of(r.submitToStartMs(), 99),
+                        Percentiles.of(r.submitToStartMs(), 100), relay.perSecondToStart(), relay.perSecondToEnd(), r.memory());
+            }
+        }
+        System.out.println("csv: " + csv);
+    }
+
+    private final String bootstrap;
+    private final FlashTopics topics;
+    private final boolean scatter;
+    private final Serializer<JobSubmission> submissions;
+    private final Deserializer<TaskEvent> events;
+    private final Deserializer<JobResult> results;
+
+    private ControlPlane(String bootstrap, FlashTopics topics, boolean scatter) {
+        this.bootstrap = bootstrap;
+        this.topics = topics;
+        this.scatter = scatter;
+        this.submissions = topics.jobsSubmitted.valueSerde().serializer();
+        this.events = topics.tasksEvents.valueSerde().deserializer();
+        this.results = topics.jobsResults.valueSerde().deserializer();
+    }
+
+    private JobSubmission job(String name, int units) {
+        TaskSpec.Builder task = TaskSpec.newBuilder().setName("t").setImage("flash/shell:1").setShell("true")
+                .setResources(ResourceRequest.newBuilder().setCpu(0.25).setMemory("64Mi").build());
+        if (units > 1) task.setScatter(ScatterSpec.newBuilder().setFrom(0L).setTo((long) units).setShardSize(1).build());
+        return JobSubmission.newBuilder().setSubmissionId(name).setName(name).setOwner("bench").setTasks(List.of(task.build())).build();
+    }
+
+    private byte[] serialized(JobSubmission job) {
+        return submissions.serialize(topics.jobsSubmitted.name(), job);
+    }
+
+    private int partitions() {
+        try (KafkaConsumer<String, byte[]> c = consumer()) {
+            return c.partitionsFor(topics.tasksEvents.name()).size();
+        }
+    }
+
+    /** Publishes {@code tasks} tasks (paced at {@code rate} tasks/s, 0 = at once) and follows them to their results. */
+    private Run measure(String load, int tasks, double rate) throws Exception {
+        int unitsPerJob = scatter ? SHARDS : 1;
+        int jobs = Math.max(1, tasks / unitsPerJob);
+        String run = load + "-" + Long.toHexString(System.nanoTime());
+        Map<String, Long> submittedAt = new ConcurrentHashMap<>();
+        Map<String, Long> startedAt = new HashMap<>();
+        List<Long> latencies = new ArrayList<>();
+        Set<String> finished = new HashSet<>();
+        int failed = 0;
+        long lastStartSeen = 0, lastResultSeen = 0;
+        try (KafkaConsumer<String, byte[]> watch = consumer(); KafkaProducer<String, byte[]> producer = producer()) {
+            var parts = new ArrayList<org.apache.kafka.common.TopicPartition>();
+            for (String topic : List.of(topics.tasksEvents.name(), topics.jobsResults.name())) {
+                watch.partitionsFor(topic).forEach(p -> parts.add(new org.apache.kafka.common.TopicPartition(topic, p.partition())));
+            }
+            watch.assign(parts);
+            watch.seekToEnd(parts);
+            parts.forEach(watch::position);
+            Thread submitter = new Thread(() -> {
+                long t0 = System.nanoTime();
+                for (int j = 0; j < jobs; j++) {
+                    if (rate > 0) {
+                        long due = t0 + (long) (j * unitsPerJob / rate * 1e9);
+                        long wait = due - System.nanoTime();
+                        if (wait > 0) java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                    }
+                    String submission = run + "-" + j;
+                    byte[] value = serialized(job(submission, unitsPerJob));
+                    submittedAt.put(JobIds.forSubmission(submission), System.currentTimeMillis());
+                    producer.send(new ProducerRecord<>(topics.jobsSubmitted.name(), submission, value));
+                }
+                producer.flush();
+            }, "submitter");
+            long firstSubmit = System.currentTimeMillis();
+            submitter.start();
+            long lastProgress = System.nanoTime();
+            long deadline = System.nanoTime() + Duration.ofSeconds(120 + tasks / 50).toNanos();
+            while (finished.size() < jobs && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, byte[]> r : watch.poll(Duration.ofMillis(100))) {
+                    Long submitted = submittedAt.get(r.key());
+                    if (submitted == null) continue;
+                    if (r.topic().equals(topics.tasksEvents.name())) {
+                        TaskEvent e = events.deserialize(r.topic(), r.headers(), r.value());
+                        if (e.getType() == TaskEventType.STARTED && startedAt.putIfAbsent(e.getJobId() + "/" + e.getTaskId(), e.getAt()) == null) {
+                            latencies.add(e.getAt() - submitted);
+                            lastStartSeen = System.currentTimeMillis();
+                        }
+                    } else if (finished.add(r.key())) {
+                        JobResult result = results.deserialize(r.topic(), r.headers(), r.value());
+                        if (result.getState() != JobState.SUCCEEDED) failed++;
+                        lastResultSeen = System.currentTimeMillis();
+                    }
+                }
+                if (System.nanoTime() - lastProgress > 5e9) {
+                    lastProgress = System.nanoTime();
+                    System.err.printf("%s load: submitted %,d/%,d jobs, %,d/%,d tasks started, %,d results%n", load,
+                            submittedAt.size(), jobs, startedAt.size(), jobs * unitsPerJob, finished.size());
+                }
+            }
+            submitter.join();
+            if (finished.size() < jobs) {
+                throw new IllegalStateException(load + " load: only " + finished.size() + " of " + jobs + " results arrived in time ("
+                        + startedAt.size() + " tasks started); see the services' logs");
+            }
+            System.err.printf("%s load: %,d tasks done in %.1f s%n", load, jobs * unitsPerJob, (lastResultSeen - firstSubmit) / 1000.0);
+            return new Run(load, jobs * unitsPerJob, firstSubmit, 0, lastStartSeen, lastResultSeen, latencies, failed, Memory.of(System.getenv("FLASH_PIDS")));
+        }
+    }
+
+    private KafkaConsumer<String, byte[]> consumer() {
+        Properties c = new Properties();
+        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+        return new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
+    }
+
+    private KafkaProducer<String, byte[]> producer() {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        return new KafkaProducer<>(p, new StringSerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer());
+    }
+}

@@ -1,0 +1,247 @@
+package io.flash.executor.sim;
+
+import io.flash.common.topics.FlashTopics;
+import io.flash.common.topics.TopicNames;
+import io.flash.executor.node.NodeChannel;
+import io.flash.executor.node.NodeSettings;
+import io.flash.executor.node.RunningAttempts;
+import io.flash.schema.Assignment;
+import io.flash.schema.AssignmentAction;
+import io.flash.schema.AttemptState;
+import io.flash.schema.FailureClass;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.utils.Utils;
+import org.jboss.logging.Logger;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.*;
+import java.util.concurrent.*;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Many executor nodes in one process, without Docker: an attempt "runs" for a duration drawn from
+ * {@link RunTimes}, then succeeds (or fails as an infrastructure failure at the configured rate).
+ * Nodes heartbeat and report through the same {@link NodeChannel} and {@link RunningAttempts} as a
+ * real node, so the framework cannot tell them apart; real nodes may serve the same framework. One
+ * consumer reads every partition of the assignments topic and acts on records keyed by its nodes.
+ * A fleet that restarts forgets its attempts: its nodes come back with a new start time and the
+ * framework reports what they ran as NODE_LOST, as for a real node that lost its containers.
+ */
+public final class SimulatedFleet implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(SimulatedFleet.class);
+    /** Heartbeats go out in this many slices per interval, so 5,000 nodes do not heartbeat in one burst. */
+    private static final int HEARTBEAT_SLICES = 20;
+
+    public record Settings(int nodes, String idPrefix, RunTimes runTimes, double failureRate, long seed) {
+    }
+
+    private record Node(NodeSettings settings, RunningAttempts running, Map<String, ScheduledFuture<?>> finishing) {
+    }
+
+    private final Settings fleet;
+    private final Map<String, Node> nodes = new LinkedHashMap<>();
+    private final List<Node> order;
+    private final NodeChannel channel;
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final ScheduledExecutorService clock = Executors.newScheduledThreadPool(2, r -> {
+        Thread t = new Thread(r, "simulated-attempts");
+        t.setDaemon(true);
+        return t;
+    });
+    private final Random random;
+    private final Duration heartbeatInterval;
+    private final long startedAt = System.currentTimeMillis();
+    private final AtomicLong started = new AtomicLong(), finished = new AtomicLong();
+    private volatile long lastHeartbeatAcked = System.currentTimeMillis();
+    private volatile boolean stopping;
+    private Map<String, Integer> partitionOf = Map.of();
+    private Thread pollThread;
+    private long heartbeatTick;
+
+    public SimulatedFleet(Settings fleet, NodeSettings template, FlashTopics topics, String bootstrapServers) {
+        this.fleet = fleet;
+        this.random = new Random(fleet.seed());
+        this.heartbeatInterval = template.heartbeatInterval();
+        int width = String.valueOf(fleet.nodes()).length();
+        for (int i = 1; i <= fleet.nodes(); i++) {
+            String id = fleet.idPrefix() + "-" + String.format("%0" + width + "d", i);
+            NodeSettings s = new NodeSettings(id, template.frameworkId(), template.capacity(), template.diskType(),
+                    template.network(), template.labels(), template.heartbeatInterval(), template.pullTimeout(),
+                    template.logTailLines(), template.cgroupRoot(), template.usageInterval(), template.workRoot(),
+                    template.logChunkBytes(), template.logBytesPerSecond(), template.objectStore(), template.cacheMaxBytes());
+            nodes.put(id, new Node(s, new RunningAttempts(), new ConcurrentHashMap<>()));
+        }
+        this.order = List.copyOf(nodes.values());
+        this.channel = new NodeChannel(topics, template.frameworkId(), bootstrapServers, 5);
+        Properties c = new Properties();
+        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        c.put(ConsumerConfig.GROUP_ID_CONFIG, "flash-executor-" + fleet.idPrefix());
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
+        this.consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
+    }
+
+    public void start() {
+        String topic = TopicNames.frameworkAssignments(order.get(0).settings().frameworkId());
+        List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(60));
+        List<TopicPartition> partitions = infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
+        consumer.assign(partitions);
+        Map<TopicPartition, OffsetAndMetadata> positions = new HashMap<>();
+        for (TopicPartition p : partitions) positions.put(p, new OffsetAndMetadata(consumer.position(p)));
+        consumer.commitSync(positions); // pinned before the first heartbeat: nothing assigned after it is skipped
+        Map<String, Integer> owned = new HashMap<>();
+        for (String id : nodes.keySet()) {
+            owned.put(id, Utils.toPositive(Utils.murmur2(id.getBytes(StandardCharsets.UTF_8))) % partitions.size());
+        }
+        partitionOf = owned;
+        long slice = Math.max(1, heartbeatInterval.toMillis() / HEARTBEAT_SLICES);
+        clock.scheduleAtFixedRate(this::heartbeatSlice, 0, slice, TimeUnit.MILLISECONDS);
+        pollThread = new Thread(this::pollLoop, "simulated-assignments");
+        pollThread.start();
+        LOG.infof("%d simulated nodes %s-* serve framework %s (%s cpu, %d MiB each; run time %s, failure rate %.3f)",
+                nodes.size(), fleet.idPrefix(), order.get(0).settings().frameworkId(), order.get(0).settings().capacity().getCpu(),
+                order.get(0).settings().capacity().getMemoryBytes() >> 20, fleet.runTimes(), fleet.failureRate());
+    }
+
+    private void heartbeatSlice() {
+        try {
+            int slice = (int) (heartbeatTick++ % HEARTBEAT_SLICES);
+            for (int i = slice; i < order.size(); i += HEARTBEAT_SLICES) {
+                Node node = order.get(i);
+                channel.heartbeat(node.running().heartbeat(node.settings(), List.of(), partitionOf.get(node.settings().nodeId()),
+                        startedAt), (metadata, error) -> {
+                    if (error == null) lastHeartbeatAcked = System.currentTimeMillis();
+                });
+            }
+        } catch (Exception e) {
+            LOG.warnf("heartbeat failed: %s", e.getMessage());
+        }
+    }
+
+    private void pollLoop() {
+        try {
+            while (!stopping) {
+                ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(200));
+                if (records.isEmpty()) continue;
+                for (ConsumerRecord<String, byte[]> record : records) {
+                    Node node = nodes.get(record.key());
+                    if (node == null) continue; // a real node's, or another fleet's
+                    Assignment assignment = channel.decode(record);
+                    if (assignment == null) continue;
+                    if (assignment.getAction() == AssignmentAction.KILL) {
+                        kill(node, assignment);
+                    } else {
+                        run(node, assignment);
+                    }
+                }
+                // STARTED is handed to the producer before the position moves past its assignment.
+                consumer.commitAsync();
+            }
+        } catch (WakeupException e) {
+            // shutting down
+        } catch (Exception e) {
+            LOG.error("simulated assignment loop stopped", e);
+        } finally {
+            consumer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    private void run(Node node, Assignment a) {
+        String attemptId = a.getAttemptId();
+        if (!node.running().claim(attemptId, new RunningAttempts.Attempt(a.getJobId(), a.getTaskId(), a.getTask().getResources()))) {
+            return; // redelivered
+        }
+        String nodeId = node.settings().nodeId();
+        channel.report(NodeChannel.event(nodeId, a.getJobId(), a.getTaskId(), attemptId, AttemptState.STARTED).build());
+        started.incrementAndGet();
+        boolean fails;
+        Duration runTime;
+        synchronized (random) {
+            fails = random.nextDouble() < fleet.failureRate();
+            runTime = fleet.runTimes().next(random);
+        }
+        synchronized (node) { // the attempt is registered before it can finish, even after 0 ms
+            node.finishing().put(attemptId, clock.schedule(() -> finish(node, a, fails), runTime.toMillis(), TimeUnit.MILLISECONDS));
+        }
+    }
+
+    private void finish(Node node, Assignment a, boolean fails) {
+        String nodeId = node.settings().nodeId(), attemptId = a.getAttemptId();
+        synchronized (node) {
+            if (node.finishing().remove(attemptId) == null) return; // killed meanwhile
+        }
+        {
+            var done = NodeChannel.event(nodeId, a.getJobId(), a.getTaskId(), attemptId, fails ? AttemptState.FAILED : AttemptState.SUCCEEDED);
+            if (fails) {
+                done.setExitCode(null).setFailureClass(FailureClass.INFRASTRUCTURE).setReason("simulated infrastructure failure");
+            } else {
+                done.setExitCode(0);
+            }
+            channel.report(done.build());
+            node.running().release(attemptId);
+            finished.incrementAndGet();
+        }
+    }
+
+    private void kill(Node node, Assignment a) {
+        ScheduledFuture<?> finishing;
+        synchronized (node) {
+            finishing = node.finishing().remove(a.getAttemptId());
+        }
+        if (finishing == null) return;
+        finishing.cancel(false);
+        channel.report(NodeChannel.event(node.settings().nodeId(), a.getJobId(), a.getTaskId(), a.getAttemptId(), AttemptState.CANCELLED)
+                .setFailureClass(FailureClass.CANCELLED).setReason(a.getReason() == null ? "killed by the framework" : a.getReason()).build());
+        node.running().release(a.getAttemptId());
+    }
+
+    public void bindMetrics(io.micrometer.core.instrument.MeterRegistry registry) {
+        new io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics(consumer).bindTo(registry);
+        channel.bindMetrics(registry);
+        io.micrometer.core.instrument.Gauge.builder("flash_executor_attempts_running", this, SimulatedFleet::runningAttempts)
+                .description("attempts the simulated nodes are running").register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("flash_executor_simulated_finished", finished, AtomicLong::get)
+                .description("simulated attempts run to their end").register(registry);
+    }
+
+    public boolean healthy() {
+        long silence = System.currentTimeMillis() - lastHeartbeatAcked;
+        return pollThread != null && pollThread.isAlive() && silence < Math.max(10_000, 3 * heartbeatInterval.toMillis());
+    }
+
+    public int runningAttempts() {
+        int n = 0;
+        for (Node node : order) n += node.running().size();
+        return n;
+    }
+
+    public int nodes() {
+        return nodes.size();
+    }
+
+    @Override
+    public void close() {
+        stopping = true;
+        clock.shutdownNow();
+        consumer.wakeup();
+        try {
+            if (pollThread != null) pollThread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        channel.close();
+    }
+}
