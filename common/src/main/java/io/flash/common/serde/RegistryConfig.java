@@ -30,6 +30,7 @@ public final class RegistryConfig {
         props.put(SerdeConfig.AUTO_REGISTER_ARTIFACT, true);
         props.put(SerdeConfig.AUTO_REGISTER_ARTIFACT_IF_EXISTS, "FIND_OR_CREATE_VERSION");
         props.put(AvroSerdeConfig.USE_SPECIFIC_AVRO_READER, true);
+        props.put(AvroSerdeConfig.AVRO_DATUM_PROVIDER, CachingAvroDatumProvider.class.getName());
         return props;
     }
 }
