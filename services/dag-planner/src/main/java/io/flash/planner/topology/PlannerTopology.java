@@ -94,7 +94,7 @@ public final class PlannerTopology {
             }
         }, "observations");
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ESTIMATOR_STORE), Serdes.String(),
-                topics.storeSerde(ResourceEstimate.class)), "estimator");
+                topics.storeSerde(ResourceEstimate.class)).withCachingEnabled(), "estimator");
         topology.addSink("estimates", topics.tasksEstimates.name(), topics.tasksEstimates.keySerde().serializer(),
                 topics.tasksEstimates.valueSerde().serializer(), "estimator");
         topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(ESTIMATES_STORE), Serdes.String(),
@@ -122,7 +122,7 @@ public final class PlannerTopology {
 
     private static <V extends SpecificRecord> void store(Topology topology, String name, FlashTopics topics, Class<V> type) {
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(),
-                topics.storeSerde(type)), PLANNER);
+                topics.storeSerde(type)).withCachingEnabled(), PLANNER);
     }
 
     private static <V> void sink(Topology topology, String name, Topic<String, V> topic) {

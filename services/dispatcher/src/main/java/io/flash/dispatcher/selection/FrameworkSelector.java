@@ -132,6 +132,12 @@ public final class FrameworkSelector {
         if (task.getNetwork() == NetworkMode.BRIDGE && shards.stream().noneMatch(FrameworkHeartbeat::getNetwork)) {
             return "offers no network";
         }
+        for (var label : task.getNodeLabels().entrySet()) {
+            String wanted = label.getKey() + "=" + label.getValue();
+            if (shards.stream().noneMatch(s -> s.getNodeLabels().contains(wanted))) {
+                return "has no node labelled " + wanted;
+            }
+        }
         return null;
     }
 
@@ -143,6 +149,7 @@ public final class FrameworkSelector {
             if (hb.getNodes() == 0 || now - hb.getSentAt() > heartbeatTimeoutMillis) continue;
             Reservation r = reserved.getOrDefault(key(fw, hb.getShard()), Reservation.NONE);
             if (hb.getQueued() + r.count() >= hb.getAcceptLimit()) continue;
+            if (!hasLabels(hb, task)) continue;
             Capacity largest = hb.getLargestNodeTotal();
             if (need.getCpu() > largest.getCpu() + 1e-9 || need.getMemoryBytes() > largest.getMemoryBytes()
                     || need.getDiskBytes() > largest.getDiskBytes() || need.getGpus() > largest.getGpus()) {
@@ -164,6 +171,14 @@ public final class FrameworkSelector {
             }
         }
         return best;
+    }
+
+    /** Each label the task asks for is on some node of the shard; whether one node has them all, the shard decides. */
+    private static boolean hasLabels(FrameworkHeartbeat shard, TaskDefinition task) {
+        for (var label : task.getNodeLabels().entrySet()) {
+            if (!shard.getNodeLabels().contains(label.getKey() + "=" + label.getValue())) return false;
+        }
+        return true;
     }
 
     private static String roomNote(TaskDefinition task, List<FrameworkHeartbeat> shards, Map<String, Reservation> reserved) {

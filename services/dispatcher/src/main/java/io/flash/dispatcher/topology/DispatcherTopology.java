@@ -85,9 +85,9 @@ public final class DispatcherTopology {
                 topics.tasksEvents.name());
         topology.addProcessor(DISPATCHER, () -> new DispatchProcessor(selector, settings, clock, meters), READY, EVENTS);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(HELD_STORE), Serdes.String(),
-                topics.storeSerde(HeldTask.class)), DISPATCHER);
+                topics.storeSerde(HeldTask.class)).withCachingEnabled(), DISPATCHER);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INFLIGHT_STORE), Serdes.String(),
-                topics.storeSerde(TaskDispatch.class)), DISPATCHER);
+                topics.storeSerde(TaskDispatch.class)).withCachingEnabled(), DISPATCHER);
         topology.addSink(FRAMEWORK_SINK,
                 (String key, TaskDispatch value, org.apache.kafka.streams.processor.RecordContext ctx) -> TopicNames.frameworkTasks(value.getFrameworkId()),
                 Serdes.String().serializer(), topics.storeSerde(TaskDispatch.class).serializer(),

@@ -61,6 +61,20 @@ class FrameworkSelectorTest {
     }
 
     @Test
+    void sendsALabelledTaskOnlyToAShardWithSuchANode() {
+        FrameworkHeartbeat simulated = framework("ecs", 0, 64, 65536 * MIB, NOW);
+        simulated.setNodeLabels(List.of("kind=sim"));
+        FrameworkHeartbeat real = framework("ecs", 1, 2, 1024 * MIB, NOW);
+        real.setNodeLabels(List.of("kind=real", "zone=a"));
+        TaskReady r = readyTask(1, 64 * MIB);
+        r.getTask().setNodeLabels(Map.of("kind", "real"));
+        assertEquals(new Decision.Dispatch("ecs", 1), selector.choose(r, List.of(simulated, real), Map.of(), NOW));
+        r.getTask().setNodeLabels(Map.of("kind", "gpu"));
+        assertEquals(new Decision.Fail("1 framework: ecs has no node labelled kind=gpu"),
+                selector.choose(r, List.of(simulated, real), Map.of(), NOW));
+    }
+
+    @Test
     void failsWhatNoFrameworkCouldEverRun() {
         Decision d = selector.choose(readyTask(64, MIB), List.of(framework("ecs", 0, 8, 8192 * MIB, NOW)), Map.of(), NOW);
         assertEquals(new Decision.Fail("1 framework: ecs has no node with 64 cpu (largest: 8)"), d);

@@ -61,11 +61,11 @@ public final class EcsTopology {
                 topics.frameworkNodeEvents(fw).name());
         topology.addProcessor(SCHEDULER, () -> new SchedulerProcessor(settings, new BinPacker(), clock, metrics), TASKS, NODES, NODE_EVENTS);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(NODES_STORE), Serdes.String(),
-                topics.storeSerde(NodeRecord.class)), SCHEDULER);
+                topics.storeSerde(NodeRecord.class)).withCachingEnabled(), SCHEDULER);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(QUEUE_STORE), Serdes.String(),
-                topics.storeSerde(TaskDispatch.class)), SCHEDULER);
+                topics.storeSerde(TaskDispatch.class)).withCachingEnabled(), SCHEDULER);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PLACEMENTS_STORE), Serdes.String(),
-                topics.storeSerde(Placement.class)), SCHEDULER);
+                topics.storeSerde(Placement.class)).withCachingEnabled(), SCHEDULER);
         topology.addSink(ASSIGNMENTS_SINK, topics.frameworkAssignments(fw).name(), Serdes.String().serializer(),
                 topics.frameworkAssignments(fw).valueSerde().serializer(), SCHEDULER);
         topology.addSink(EVENTS_SINK, topics.tasksEvents.name(), topics.tasksEvents.keySerde().serializer(),

@@ -17,6 +17,7 @@ final class ShardHeartbeat {
         Capacity total = Resources.zero(), free = Resources.zero(), largestFree = Resources.zero(), largestTotal = Resources.zero();
         Set<DiskType> diskTypes = EnumSet.noneOf(DiskType.class);
         boolean network = false;
+        Set<String> labels = new TreeSet<>();
         for (NodeRecord node : nodes) {
             if (node.getLost()) continue;
             count++;
@@ -28,6 +29,7 @@ final class ShardHeartbeat {
             largestTotal = Resources.max(largestTotal, nodeTotal);
             diskTypes.add(node.getHeartbeat().getDiskType());
             network |= node.getHeartbeat().getNetwork();
+            node.getHeartbeat().getLabels().forEach((k, v) -> labels.add(k + "=" + v));
         }
         Capacity queuedDemand = Resources.zero();
         for (TaskDispatch d : queue) {
@@ -37,6 +39,7 @@ final class ShardHeartbeat {
                 .setFrameworkId(frameworkId).setShard(shard).setNodes(count)
                 .setTotal(total).setFree(free).setLargestNodeFree(largestFree).setLargestNodeTotal(largestTotal)
                 .setDiskTypes(new ArrayList<>(diskTypes)).setNetwork(network)
-                .setQueued(queue.size()).setQueuedDemand(queuedDemand).setAcceptLimit(acceptLimit).setSentAt(now).build();
+                .setQueued(queue.size()).setQueuedDemand(queuedDemand).setAcceptLimit(acceptLimit).setSentAt(now)
+                .setNodeLabels(new ArrayList<>(labels)).build();
     }
 }

@@ -116,15 +116,21 @@ class EcsTopologyTest {
 
     @Test
     void heartbeatsTheShardsCapacity() {
-        nodes.pipeInput("n1", node("n1", 4, 4096 * MIB, clock.millis()));
+        NodeHeartbeat n1 = node("n1", 4, 4096 * MIB, clock.millis());
+        n1.setLabels(java.util.Map.of("kind", "real"));
+        NodeHeartbeat n2 = node("n2", 1, 1024 * MIB, clock.millis());
+        n2.setLabels(java.util.Map.of("kind", "sim", "zone", "a"));
+        nodes.pipeInput("n1", n1);
         dispatch("j", "a");
+        nodes.pipeInput("n2", n2);
         harness.driver.advanceWallClockTime(Duration.ofSeconds(1));
         var hb = heartbeats.readKeyValuesToList();
         var last = hb.get(hb.size() - 1);
         assertEquals("ecs/0", last.key);
-        assertEquals(1, last.value.getNodes());
-        assertEquals(4.0, last.value.getTotal().getCpu());
-        assertEquals(3.5, last.value.getFree().getCpu(), "the placed attempt's half core is taken");
+        assertEquals(2, last.value.getNodes());
+        assertEquals(5.0, last.value.getTotal().getCpu());
+        assertEquals(4.5, last.value.getFree().getCpu(), "the placed attempt's half core is taken");
+        assertEquals(List.of("kind=real", "kind=sim", "zone=a"), last.value.getNodeLabels(), "labels of both kinds of node");
     }
 
     @Test
