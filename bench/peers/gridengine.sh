@@ -35,7 +35,7 @@ start() {
   qconf -as "$master" >/dev/null 2>&1 || true
   printf 'hostname %s\nload_scaling NONE\ncomplex_values NONE\nuser_lists NONE\nxuser_lists NONE\nprojects NONE\nxprojects NONE\nusage_scaling NONE\nreport_variables NONE\n' \
     "$master" > "$WORK/host"
-  qconf -Ae "$WORK/host" >/dev/null 2>&1 || qconf -Me "$WORK/host" >/dev/null
+  qconf -Ae "$WORK/host" >/dev/null 2>&1 || qconf -Me "$WORK/host" >/dev/null 2>&1
   # Root may run jobs here (the packaged minimum uid refuses it).
   qconf -sconf global | sed -e 's/^min_uid .*/min_uid 0/' -e 's/^min_gid .*/min_gid 0/' > "$WORK/global"
   qconf -Mconf "$WORK/global" >/dev/null 2>&1 || true
@@ -91,7 +91,7 @@ h_rss INFINITY
 s_vmem INFINITY
 h_vmem INFINITY
 Q
-  qconf -Aq "$WORK/queue" >/dev/null 2>&1 || qconf -Mq "$WORK/queue" >/dev/null
+  qconf -Aq "$WORK/queue" >/dev/null 2>&1 || qconf -Mq "$WORK/queue" >/dev/null 2>&1
   qconf -ssconf > "$WORK/sched"
   if [ "$mode" = tuned ]; then
     sed -i -e 's/^schedule_interval .*/schedule_interval 0:0:1/' -e 's/^flush_submit_sec .*/flush_submit_sec 1/' \
@@ -100,7 +100,7 @@ Q
     sed -i -e 's/^schedule_interval .*/schedule_interval 0:0:15/' -e 's/^flush_submit_sec .*/flush_submit_sec 0/' \
       -e 's/^flush_finish_sec .*/flush_finish_sec 0/' "$WORK/sched"
   fi
-  qconf -Msconf "$WORK/sched" >/dev/null
+  qconf -Msconf "$WORK/sched" >/dev/null 2>&1
   /etc/init.d/gridengine-exec restart >/dev/null 2>&1 || /etc/init.d/gridengine-exec start
   for _ in $(seq 1 60); do
     qstat -f 2>/dev/null | grep -q "all.q@" && ! qstat -f | grep "all.q@" | grep -qE ' (au|u|E|d)\b' && { echo "gridengine ($mode) up"; return 0; }

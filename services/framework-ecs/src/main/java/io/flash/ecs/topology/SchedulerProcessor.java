@@ -1,6 +1,7 @@
 package io.flash.ecs.topology;
 
 import io.flash.ecs.placement.BinPacker;
+import io.flash.ecs.placement.Requirement;
 import io.flash.ecs.placement.Resources;
 import io.flash.ecs.preemption.PreemptionBudget;
 import io.flash.ecs.preemption.Preemptor;
@@ -208,11 +209,20 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
         }
         Holdings holdings = state.holdings();
         FairShare fairShare = new FairShare(shardTotal, holdings.byOwner());
+        // Requirements that fit no node in this pass, with the reason; placements only take room, so
+        // an equal attempt later in the pass cannot fit either.
+        Map<Requirement, String> fitsNowhere = new HashMap<>();
         // The fairest candidate first; one that fits nowhere waits for the next round.
         for (Iterator<TaskDispatch> order = fairShare.order(List.copyOf(state.queue())); order.hasNext(); ) {
             TaskDispatch dispatch = order.next();
             TaskReady ready = dispatch.getReady();
             Capacity need = ready.getTask().getResources();
+            Requirement requirement = Requirement.of(ready);
+            String known = fitsNowhere.get(requirement);
+            if (known != null) {
+                hold(ready, known, now);
+                continue;
+            }
             String quotaRefusal = settings.quotas().refusal(ready.getQueue(), need, holdings.ofQueue(ready.getQueue()), shardTotal);
             // Cheap test first: bigger than every node's free room in some dimension means no node
             // fits; the full per-node explanation is worked out once, not on every pass.
@@ -225,17 +235,23 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
                     : packer.place(ready.getTask(), state.index(), nodes);
             if (choice.nodeId() == null) {
                 String reason = settings.frameworkId() + " shard " + shard + ": " + choice.reason();
-                if (quotaRefusal == null) reason += preemptFor(ready, nodes, now);
-                if (!reason.equals(lastHoldReason.put(ready.getAttemptId(), reason))) {
-                    emit(ready.getJobId(), TaskEvent.newBuilder()
-                            .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(ready.getAttemptId())
-                            .setType(TaskEventType.HELD).setFrameworkId(settings.frameworkId()).setReason(reason)
-                            .setAt(now).build(), now);
-                }
+                String preemption = quotaRefusal == null ? preemptFor(ready, nodes, now) : "";
+                if (preemption.isEmpty()) fitsNowhere.put(requirement, reason); // else the next equal one may preempt too
+                hold(ready, reason + preemption, now);
                 continue;
             }
             fairShare.placed(ready.getOwner(), need);
             place(dispatch, state.node(choice.nodeId()), now);
+        }
+    }
+
+    /** Tells the planner why the attempt waits, once per distinct reason. */
+    private void hold(TaskReady ready, String reason, long now) {
+        if (!reason.equals(lastHoldReason.put(ready.getAttemptId(), reason))) {
+            emit(ready.getJobId(), TaskEvent.newBuilder()
+                    .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(ready.getAttemptId())
+                    .setType(TaskEventType.HELD).setFrameworkId(settings.frameworkId()).setReason(reason)
+                    .setAt(now).build(), now);
         }
     }
 

@@ -97,6 +97,27 @@ class EcsTopologyTest {
     }
 
     @Test
+    void equalAttemptsThatFitNowhereWaitWithOneReasonWhileSmallerOnesStillPlace() {
+        nodes.pipeInput("n1", node("n1", 1.25, 1024 * MIB, clock.millis()));
+        TaskReady first = dispatch("j", "a"); // 0.5 cpu each
+        TaskReady second = dispatch("j", "b");
+        TaskReady third = dispatch("j", "c");
+        TaskReady fourth = dispatch("j", "d");
+        TaskReady small = ready("j", task("e"), 1);
+        small.getTask().getResources().setCpu(0.25);
+        tasks.pipeInput(small.getTaskId(), TaskDispatch.newBuilder().setFrameworkId("ecs").setShard(0).setReady(small)
+                .setDispatchedAt(clock.millis()).build());
+        assertEquals(List.of(first.getAttemptId(), second.getAttemptId(), small.getAttemptId()),
+                assignments.readValuesToList().stream().map(Assignment::getAttemptId).toList(), "the smaller one backfills");
+        var held = events.readValuesToList().stream().filter(e -> e.getType() == TaskEventType.HELD).toList();
+        assertEquals(List.of(third.getAttemptId(), fourth.getAttemptId()), held.stream().map(TaskEvent::getAttemptId).distinct().toList());
+        assertTrue(held.stream().allMatch(e -> e.getReason().equals("ecs shard 0: 1 node: 1 lack free cpu")), held.toString());
+
+        nodeEvents.pipeInput("n1", report(first, AttemptState.SUCCEEDED, 0));
+        assertEquals(List.of(third.getAttemptId()), assignments.readValuesToList().stream().map(Assignment::getAttemptId).toList());
+    }
+
+    @Test
     void aSilentNodeLosesAllItsAttemptsInOneBatch() {
         nodes.pipeInput("n1", node("n1", 4, 4096 * MIB, clock.millis()));
         dispatch("j", "a");
