@@ -30,7 +30,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * paced at half the full-load rate; then the plain relay baseline ({@link Relay}) in the same run.
  *
  * Usage: ControlPlane TASKS single|scatter [csv] [label]; FLASH_BOOTSTRAP_SERVERS, FLASH_REGISTRY_URL
- * select the platform; FLASH_PIDS="dispatcher=PID,framework-ecs=PID" adds those processes' memory.
+ * select the platform; FLASH_PIDS="dispatcher=PID,framework-ecs=PID" adds those processes' memory;
+ * FLASH_BENCH_FULL_ONLY=1 skips the half-load run and the relay (scale runs).
  */
 public final class ControlPlane {
 
@@ -60,32 +61,38 @@ public final class ControlPlane {
 
         bench.measure("warm-up", scatter ? SHARDS : 500, 0);
         Run full = bench.measure("full", tasks, 0);
-        Run half = bench.measure("half", tasks, full.resultsPerSecond() / 2);
+        boolean fullOnly = "1".equals(System.getenv("FLASH_BENCH_FULL_ONLY"));
+        Run half = fullOnly ? null : bench.measure("half", tasks, full.resultsPerSecond() / 2);
         byte[] record = bench.serialized(bench.job("relay-size", 1));
-        Relay.Result relay = Relay.run(bootstrap, tasks, record, HOPS_TO_START, HOPS_TO_RESULT, bench.partitions());
+        Relay.Result relay = fullOnly ? new Relay.Result(0, record.length, HOPS_TO_RESULT, 0, 1, 1)
+                : Relay.run(bootstrap, tasks, record, HOPS_TO_START, HOPS_TO_RESULT, bench.partitions());
+        List<Run> runs = fullOnly ? List.of(full) : List.of(full, half);
 
         String shape = scatter ? "jobs of " + SHARDS + "-shard scatters" : "jobs of 1 task";
         System.out.printf("%n%s — %,d tasks, %s%n", label.isEmpty() ? "control plane" : label, tasks, shape);
         System.out.printf("%-34s %10s %10s %8s %8s %8s %8s%n", "", "starts/s", "results/s", "p50 ms", "p95 ms", "p99 ms", "max ms");
-        for (Run r : List.of(full, half)) {
+        for (Run r : runs) {
             System.out.printf(Locale.ROOT, "%-34s %,10.0f %,10.0f %8.0f %8.0f %8.0f %8.0f%n",
                     "flash, " + r.load() + " load" + (r.load().equals("half") ? String.format(Locale.ROOT, " (%.0f/s)", full.resultsPerSecond() / 2) : ""),
                     r.startsPerSecond(), r.resultsPerSecond(), Percentiles.of(r.submitToStartMs(), 50), Percentiles.of(r.submitToStartMs(), 95),
                     Percentiles.of(r.submitToStartMs(), 99), Percentiles.of(r.submitToStartMs(), 100));
         }
-        System.out.printf(Locale.ROOT, "%-34s %,10.0f %,10.0f   (%d hops to 'start', %d to 'result', %d-byte records)%n",
-                "plain relay (baseline)", relay.perSecondToStart(), relay.perSecondToEnd(), HOPS_TO_START, HOPS_TO_RESULT, record.length);
-        System.out.printf(Locale.ROOT, "ratio flash / relay (full load): starts %.3f, results %.3f%n",
-                full.startsPerSecond() / relay.perSecondToStart(), full.resultsPerSecond() / relay.perSecondToEnd());
-        if (full.failedJobs() + half.failedJobs() > 0) System.out.printf("jobs not SUCCEEDED: %d%n", full.failedJobs() + half.failedJobs());
-        if (!full.memory().isEmpty()) System.out.printf("memory after the runs: %s%n", half.memory());
+        if (!fullOnly) {
+            System.out.printf(Locale.ROOT, "%-34s %,10.0f %,10.0f   (%d hops to 'start', %d to 'result', %d-byte records)%n",
+                    "plain relay (baseline)", relay.perSecondToStart(), relay.perSecondToEnd(), HOPS_TO_START, HOPS_TO_RESULT, record.length);
+            System.out.printf(Locale.ROOT, "ratio flash / relay (full load): starts %.3f, results %.3f%n",
+                    full.startsPerSecond() / relay.perSecondToStart(), full.resultsPerSecond() / relay.perSecondToEnd());
+        }
+        int failed = runs.stream().mapToInt(Run::failedJobs).sum();
+        if (failed > 0) System.out.printf("jobs not SUCCEEDED: %d%n", failed);
+        if (!full.memory().isEmpty()) System.out.printf("memory after the runs: %s%n", runs.get(runs.size() - 1).memory());
 
         Files.createDirectories(csv.toAbsolutePath().getParent());
         boolean fresh = !Files.exists(csv);
         try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(csv, java.nio.file.StandardOpenOption.CREATE,
                 java.nio.file.StandardOpenOption.APPEND))) {
             if (fresh) out.println("label,shape,tasks,load,starts_per_s,results_per_s,p50_ms,p95_ms,p99_ms,max_ms,relay_starts_per_s,relay_results_per_s,memory");
-            for (Run r : List.of(full, half)) {
+            for (Run r : runs) {
                 out.printf(Locale.ROOT, "%s,%s,%d,%s,%.1f,%.1f,%.0f,%.0f,%.0f,%.0f,%.1f,%.1f,\"%s\"%n", label, scatter ? "scatter" : "single", tasks,
                         r.load(), r.startsPerSecond(), r.resultsPerSecond(), Percentiles.of(r.submitToStartMs(), 50),
                         Percentiles.of(r.submitToStartMs(), 95), Percentiles.of(r.submitToStartMs(), 99),

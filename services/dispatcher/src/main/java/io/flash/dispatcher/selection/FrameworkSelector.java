@@ -106,6 +106,16 @@ public final class FrameworkSelector {
         return couldEverFit ? new Decision.Hold(summary) : new Decision.Fail(summary);
     }
 
+    /** Whether any live shard has room in its queue: if none has, no held attempt can be dispatched now. */
+    public boolean anyQueueRoom(Collection<FrameworkHeartbeat> shards, Map<String, Reservation> reserved, long now) {
+        for (FrameworkHeartbeat hb : shards) {
+            if (hb.getNodes() == 0 || now - hb.getSentAt() > heartbeatTimeoutMillis) continue;
+            Reservation r = reserved.getOrDefault(key(hb.getFrameworkId(), hb.getShard()), Reservation.NONE);
+            if (hb.getQueued() + r.count() < hb.getAcceptLimit()) return true;
+        }
+        return false;
+    }
+
     /** Why this framework could never run the task, or null. */
     private static String neverFits(TaskDefinition task, List<FrameworkHeartbeat> shards) {
         Capacity need = task.getResources();

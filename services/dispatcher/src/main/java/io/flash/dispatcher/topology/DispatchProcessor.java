@@ -2,6 +2,7 @@ package io.flash.dispatcher.topology;
 
 import io.flash.dispatcher.selection.Decision;
 import io.flash.dispatcher.selection.FrameworkSelector;
+import io.flash.dispatcher.selection.Requirement;
 import io.flash.dispatcher.selection.Reservations;
 import io.flash.schema.*;
 import io.micrometer.core.instrument.Counter;
@@ -142,20 +143,31 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
     }
 
     private void retryHeld(List<FrameworkHeartbeat> shards, long now) {
+        if (!selector.anyQueueRoom(shards, currentReservations(shards), now)) return; // nothing could leave
         List<HeldTask> waiting = new ArrayList<>();
         try (KeyValueIterator<String, HeldTask> it = held.all()) {
             it.forEachRemaining(kv -> waiting.add(kv.value));
         }
         waiting.sort(Comparator.comparingInt((HeldTask h) -> -h.getReady().getPriority())
                 .thenComparingLong(HeldTask::getHeldSince));
+        Map<Requirement, Decision> heldThisRound = new HashMap<>();
         for (HeldTask h : waiting) {
-            decide(h.getReady(), h, shards, now);
+            Requirement requirement = Requirement.of(h.getReady());
+            Decision known = heldThisRound.get(requirement);
+            Decision decision = known != null ? known : decide(h.getReady(), h, shards, now);
+            if (known != null) settle(h.getReady(), h, known, now);
+            else if (decision instanceof Decision.Hold) heldThisRound.put(requirement, decision);
         }
     }
 
-    private void decide(TaskReady ready, HeldTask previouslyHeld, List<FrameworkHeartbeat> shards, long now) {
+    private Decision decide(TaskReady ready, HeldTask previouslyHeld, List<FrameworkHeartbeat> shards, long now) {
         Map<String, FrameworkSelector.Reservation> reserved = currentReservations(shards);
         Decision decision = selector.choose(ready, shards, reserved, now);
+        settle(ready, previouslyHeld, decision, now);
+        return decision;
+    }
+
+    private void settle(TaskReady ready, HeldTask previouslyHeld, Decision decision, long now) {
         if (decision instanceof Decision.Dispatch d) {
             if (previouslyHeld != null) held.delete(ready.getAttemptId());
             reservations.sent(FrameworkSelector.key(d.frameworkId(), d.shard()), ready.getTask().getResources(), now);
@@ -163,7 +175,7 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
             dispatchedCount.increment();
             emit(ready, TaskEventType.DISPATCHED, d.frameworkId(), d.shard(), null, null, now);
         } else if (decision instanceof Decision.Hold h) {
-            if (previouslyHeld == null || !previouslyHeld.getReason().equals(h.reason())) {
+            if (previouslyHeld == null || !Requirement.sameInWords(previouslyHeld.getReason(), h.reason())) {
                 held.put(ready.getAttemptId(), HeldTask.newBuilder().setReady(ready).setReason(h.reason())
                         .setHeldSince(previouslyHeld == null ? now : previouslyHeld.getHeldSince()).build());
                 emit(ready, TaskEventType.HELD, null, null, null, h.reason(), now);

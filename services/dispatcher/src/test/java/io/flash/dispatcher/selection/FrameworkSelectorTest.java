@@ -75,6 +75,18 @@ class FrameworkSelectorTest {
     }
 
     @Test
+    void knowsWhenNoQueueHasRoom() {
+        FrameworkHeartbeat full = framework("ecs", 0, 8, 8192 * MIB, NOW);
+        full.setQueued(full.getAcceptLimit());
+        FrameworkHeartbeat silent = framework("ecs", 1, 8, 8192 * MIB, NOW - 60_000);
+        assertFalse(selector.anyQueueRoom(List.of(full, silent), Map.of(), NOW), "a full shard and a silent one");
+        FrameworkHeartbeat open = framework("ecs", 2, 8, 8192 * MIB, NOW);
+        assertTrue(selector.anyQueueRoom(List.of(full, silent, open), Map.of(), NOW));
+        assertFalse(selector.anyQueueRoom(List.of(full, silent, open),
+                Map.of("ecs/2", new FrameworkSelector.Reservation(open.getAcceptLimit(), 0, 0)), NOW), "its room already sent");
+    }
+
+    @Test
     void failsWhatNoFrameworkCouldEverRun() {
         Decision d = selector.choose(readyTask(64, MIB), List.of(framework("ecs", 0, 8, 8192 * MIB, NOW)), Map.of(), NOW);
         assertEquals(new Decision.Fail("1 framework: ecs has no node with 64 cpu (largest: 8)"), d);
