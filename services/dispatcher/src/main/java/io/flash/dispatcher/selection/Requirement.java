@@ -22,16 +22,4 @@ public record Requirement(String framework, Capacity resources, DiskType diskTyp
         return new Requirement(task.getFramework(), task.getResources(), task.getDiskType(), task.getNetwork(),
                 task.getNodeLabels(), task.getRequireLocality(), ready.getDependencyFrameworks(), ready.getExcludedFrameworks());
     }
-
-    /**
-     * Whether two hold reasons say the same thing in words: the figures in them (free cpu, queue
-     * lengths, seconds) move with every heartbeat and are no news to the user.
-     */
-    public static boolean sameInWords(String a, String b) {
-        return a != null && b != null && figureless(a).equals(figureless(b));
-    }
-
-    private static String figureless(String reason) {
-        return reason.replaceAll("[0-9]+(\\.[0-9]+)?", "#");
-    }
 }

@@ -175,7 +175,7 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
             dispatchedCount.increment();
             emit(ready, TaskEventType.DISPATCHED, d.frameworkId(), d.shard(), null, null, now);
         } else if (decision instanceof Decision.Hold h) {
-            if (previouslyHeld == null || !Requirement.sameInWords(previouslyHeld.getReason(), h.reason())) {
+            if (previouslyHeld == null || !io.flash.common.events.HoldReasons.sameInWords(previouslyHeld.getReason(), h.reason())) {
                 held.put(ready.getAttemptId(), HeldTask.newBuilder().setReady(ready).setReason(h.reason())
                         .setHeldSince(previouslyHeld == null ? now : previouslyHeld.getHeldSince()).build());
                 emit(ready, TaskEventType.HELD, null, null, null, h.reason(), now);

@@ -12,15 +12,6 @@ import static org.junit.jupiter.api.Assertions.*;
 class RequirementTest {
 
     @Test
-    void holdReasonsDifferingOnlyInFiguresAreTheSameNews() {
-        assertTrue(Requirement.sameInWords("ecs has a full queue (1000 of 1000 waiting; 2 of 8 cpu and 8192Mi memory free)",
-                "ecs has a full queue (1000 of 1000 waiting; 0.5 of 8 cpu and 100Mi memory free)"));
-        assertFalse(Requirement.sameInWords("ecs has a full queue (1000 of 1000 waiting; 2 of 8 cpu free)",
-                "ecs is down (no heartbeat for 20 s)"));
-        assertFalse(Requirement.sameInWords(null, "ecs is down"));
-    }
-
-    @Test
     void attemptsOfOneScatterHaveOneRequirementAndADifferentNeedAnother() {
         TaskReady a = ready("j", task("t"), 1), b = ready("j", task("t"), 2);
         assertEquals(Requirement.of(a), Requirement.of(b));

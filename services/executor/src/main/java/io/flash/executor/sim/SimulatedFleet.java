@@ -59,6 +59,12 @@ public final class SimulatedFleet implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
+    /** Its own thread: heartbeats must not wait behind a burst of attempts ending (nodes would be declared lost). */
+    private final ScheduledExecutorService heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "simulated-heartbeats");
+        t.setDaemon(true);
+        return t;
+    });
     private final Random random;
     private final Duration heartbeatInterval;
     private final long startedAt = System.currentTimeMillis();
@@ -108,7 +114,7 @@ public final class SimulatedFleet implements AutoCloseable {
         }
         partitionOf = owned;
         long slice = Math.max(1, heartbeatInterval.toMillis() / HEARTBEAT_SLICES);
-        clock.scheduleAtFixedRate(this::heartbeatSlice, 0, slice, TimeUnit.MILLISECONDS);
+        heartbeats.scheduleAtFixedRate(this::heartbeatSlice, 0, slice, TimeUnit.MILLISECONDS);
         pollThread = new Thread(this::pollLoop, "simulated-assignments");
         pollThread.start();
         LOG.infof("%d simulated nodes %s-* serve framework %s (%s cpu, %d MiB each; run time %s, failure rate %.3f)",
@@ -236,6 +242,7 @@ public final class SimulatedFleet implements AutoCloseable {
     public void close() {
         stopping = true;
         clock.shutdownNow();
+        heartbeats.shutdownNow();
         consumer.wakeup();
         try {
             if (pollThread != null) pollThread.join(10_000);

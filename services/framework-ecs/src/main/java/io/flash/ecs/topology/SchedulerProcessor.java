@@ -39,6 +39,16 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
     private ProcessorContext<String, SpecificRecord> context;
     private ShardState state;
     private int shard;
+    /**
+     * True from the end of a full pass until room may have appeared (an attempt ended, a node came
+     * or grew): meanwhile every queued attempt is known not to fit, so a newly queued one is tried
+     * alone instead of with the whole queue — equivalent, since it is the only one that might fit.
+     */
+    private boolean queueSettled;
+    /** Requirements found to fit nowhere since the last full pass began, with the reason (valid while settled). */
+    private final Map<Requirement, String> fitsNowhere = new HashMap<>();
+    /** The shard's capacity at the last full pass (for quotas between passes). */
+    private Capacity shardTotal = Resources.zero();
 
     private final ShardMetrics metrics;
 
@@ -68,7 +78,8 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
             String attemptId = dispatch.getReady().getAttemptId();
             if (state.placement(attemptId) == null && state.queued(attemptId) == null) {
                 state.enqueue(dispatch);
-                schedule(now);
+                if (queueSettled) tryAlone(dispatch, now);
+                else schedule(now);
             }
         } else if (value instanceof NodeHeartbeat heartbeat) {
             if (onHeartbeat(heartbeat, now)) {
@@ -197,57 +208,72 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
         }
     }
 
+    /** A full pass: every queued attempt in fair-share order. */
     private void schedule(long now) {
+        queueSettled = false;
+        fitsNowhere.clear();
         if (state.queue().isEmpty()) return;
         Collection<NodeRecord> nodes = state.nodes();
-        Capacity shardTotal = Resources.zero();
+        Capacity total = Resources.zero();
         Capacity largestFree = Resources.zero();
         for (NodeRecord node : nodes) {
             if (node.getLost()) continue;
-            shardTotal = Resources.plus(shardTotal, node.getHeartbeat().getTotal());
+            total = Resources.plus(total, node.getHeartbeat().getTotal());
             largestFree = Resources.max(largestFree, Resources.minus(node.getHeartbeat().getTotal(), node.getAllocated()));
         }
+        shardTotal = total;
         Holdings holdings = state.holdings();
         FairShare fairShare = new FairShare(shardTotal, holdings.byOwner());
-        // Requirements that fit no node in this pass, with the reason; placements only take room, so
-        // an equal attempt later in the pass cannot fit either.
-        Map<Requirement, String> fitsNowhere = new HashMap<>();
         // The fairest candidate first; one that fits nowhere waits for the next round.
         for (Iterator<TaskDispatch> order = fairShare.order(List.copyOf(state.queue())); order.hasNext(); ) {
             TaskDispatch dispatch = order.next();
             TaskReady ready = dispatch.getReady();
             Capacity need = ready.getTask().getResources();
-            Requirement requirement = Requirement.of(ready);
-            String known = fitsNowhere.get(requirement);
-            if (known != null) {
-                hold(ready, known, now);
-                continue;
-            }
-            String quotaRefusal = settings.quotas().refusal(ready.getQueue(), need, holdings.ofQueue(ready.getQueue()), shardTotal);
             // Cheap test first: bigger than every node's free room in some dimension means no node
             // fits; the full per-node explanation is worked out once, not on every pass.
-            boolean hopeless = quotaRefusal == null && !Resources.fits(need, largestFree);
-            if (hopeless && lastHoldReason.containsKey(ready.getAttemptId())
-                    && !(preemptionBudget.enabled() && holdings.anyBelow(ready.getPriority()))) {
+            boolean hopeless = !Resources.fits(need, largestFree) && lastHoldReason.containsKey(ready.getAttemptId())
+                    && settings.quotas().refusal(ready.getQueue(), need, holdings.ofQueue(ready.getQueue()), shardTotal) == null;
+            if (hopeless && !(preemptionBudget.enabled() && holdings.anyBelow(ready.getPriority()))) {
                 continue;
             }
-            BinPacker.Choice choice = quotaRefusal != null ? new BinPacker.Choice(null, quotaRefusal)
-                    : packer.place(ready.getTask(), state.index(), nodes);
-            if (choice.nodeId() == null) {
-                String reason = settings.frameworkId() + " shard " + shard + ": " + choice.reason();
-                String preemption = quotaRefusal == null ? preemptFor(ready, nodes, now) : "";
-                if (preemption.isEmpty()) fitsNowhere.put(requirement, reason); // else the next equal one may preempt too
-                hold(ready, reason + preemption, now);
-                continue;
-            }
-            fairShare.placed(ready.getOwner(), need);
-            place(dispatch, state.node(choice.nodeId()), now);
+            if (tryPlace(dispatch, holdings, nodes, now)) fairShare.placed(ready.getOwner(), need);
         }
+        queueSettled = true; // placements only took room: what is still queued does not fit
+    }
+
+    /** A newly queued attempt while the rest of the queue is known not to fit. */
+    private void tryAlone(TaskDispatch dispatch, long now) {
+        tryPlace(dispatch, state.holdings(), state.nodes(), now);
+    }
+
+    /** @return whether the attempt was placed; if not, it waits with a HELD reason */
+    private boolean tryPlace(TaskDispatch dispatch, Holdings holdings, Collection<NodeRecord> nodes, long now) {
+        TaskReady ready = dispatch.getReady();
+        Capacity need = ready.getTask().getResources();
+        // Placements only take room, so an attempt equal to one that fit nowhere cannot fit either.
+        Requirement requirement = Requirement.of(ready);
+        String known = fitsNowhere.get(requirement);
+        if (known != null) {
+            hold(ready, known, now);
+            return false;
+        }
+        String quotaRefusal = settings.quotas().refusal(ready.getQueue(), need, holdings.ofQueue(ready.getQueue()), shardTotal);
+        BinPacker.Choice choice = quotaRefusal != null ? new BinPacker.Choice(null, quotaRefusal)
+                : packer.place(ready.getTask(), state.index(), nodes);
+        if (choice.nodeId() == null) {
+            String reason = settings.frameworkId() + " shard " + shard + ": " + choice.reason();
+            String preemption = quotaRefusal == null ? preemptFor(ready, nodes, now) : "";
+            if (preemption.isEmpty()) fitsNowhere.put(requirement, reason); // else the next equal one may preempt too
+            hold(ready, reason + preemption, now);
+            return false;
+        }
+        place(dispatch, state.node(choice.nodeId()), now);
+        return true;
     }
 
     /** Tells the planner why the attempt waits, once per distinct reason. */
     private void hold(TaskReady ready, String reason, long now) {
-        if (!reason.equals(lastHoldReason.put(ready.getAttemptId(), reason))) {
+        if (!io.flash.common.events.HoldReasons.sameInWords(lastHoldReason.put(ready.getAttemptId(), reason), reason)) {
             emit(ready.getJobId(), TaskEvent.newBuilder()
                     .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(ready.getAttemptId())
                     .setType(TaskEventType.HELD).setFrameworkId(settings.frameworkId()).setReason(reason)
