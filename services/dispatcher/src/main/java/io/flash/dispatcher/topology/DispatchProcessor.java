@@ -36,7 +36,7 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
     private final Settings settings;
     private final Clock clock;
     /** Sent to each shard and perhaps not in its heartbeat yet; in memory, rebuilt by new heartbeats after a restart. */
-    private final Reservations reservations = new Reservations(500);
+    private final Reservations reservations = new Reservations(30_000);
     private ProcessorContext<String, SpecificRecord> context;
     private KeyValueStore<String, FrameworkHeartbeat> frameworks;
     private KeyValueStore<String, HeldTask> held;
@@ -83,8 +83,12 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
             } else {
                 decide(ready, null, frameworkShards(), clock.millis());
             }
-        } else if (record.value() instanceof TaskEvent event && LEAVES_INFLIGHT.contains(event.getType())) {
-            inflight.delete(event.getAttemptId());
+        } else if (record.value() instanceof TaskEvent event) {
+            // The shard's own report (not this dispatcher's DISPATCHED): it has read the dispatch.
+            if (event.getType() != TaskEventType.DISPATCHED && event.getFrameworkId() != null) {
+                reservations.acknowledged(event.getAttemptId(), event.getAt());
+            }
+            if (LEAVES_INFLIGHT.contains(event.getType())) inflight.delete(event.getAttemptId());
         }
     }
 
@@ -170,7 +174,7 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
     private void settle(TaskReady ready, HeldTask previouslyHeld, Decision decision, long now) {
         if (decision instanceof Decision.Dispatch d) {
             if (previouslyHeld != null) held.delete(ready.getAttemptId());
-            reservations.sent(FrameworkSelector.key(d.frameworkId(), d.shard()), ready.getTask().getResources(), now);
+            reservations.sent(FrameworkSelector.key(d.frameworkId(), d.shard()), ready.getAttemptId(), ready.getTask().getResources(), now);
             inflight.put(ready.getAttemptId(), forwardDispatch(ready, d.frameworkId(), d.shard(), now));
             dispatchedCount.increment();
             emit(ready, TaskEventType.DISPATCHED, d.frameworkId(), d.shard(), null, null, now);
@@ -209,7 +213,7 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
         Map<String, FrameworkSelector.Reservation> current = new HashMap<>();
         for (FrameworkHeartbeat hb : shards) {
             String key = FrameworkSelector.key(hb.getFrameworkId(), hb.getShard());
-            current.put(key, reservations.since(key, hb.getSentAt()));
+            current.put(key, reservations.since(key, hb.getSentAt(), clock.millis()));
         }
         return current;
     }

@@ -273,7 +273,8 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
 
     /** Tells the planner why the attempt waits, once per distinct reason. */
     private void hold(TaskReady ready, String reason, long now) {
-        if (!io.flash.common.events.HoldReasons.sameInWords(lastHoldReason.put(ready.getAttemptId(), reason), reason)) {
+        String previous = lastHoldReason.put(ready.getAttemptId(), reason);
+        if (!reason.equals(previous) && !io.flash.common.events.HoldReasons.sameInWords(previous, reason)) {
             emit(ready.getJobId(), TaskEvent.newBuilder()
                     .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(ready.getAttemptId())
                     .setType(TaskEventType.HELD).setFrameworkId(settings.frameworkId()).setReason(reason)
