@@ -8,13 +8,11 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -215,11 +213,6 @@ public final class ControlPlane {
     }
 
     private KafkaProducer<String, byte[]> producer() {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-        return new KafkaProducer<>(p, new StringSerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer());
+        return Relay.producer(bootstrap); // the same producer settings as the baseline's loops
     }
 }

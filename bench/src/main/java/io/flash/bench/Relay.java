@@ -119,7 +119,7 @@ final class Relay {
         return new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
     }
 
-    private static KafkaProducer<String, byte[]> producer(String bootstrap) {
+    static KafkaProducer<String, byte[]> producer(String bootstrap) {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.ACKS_CONFIG, "all");

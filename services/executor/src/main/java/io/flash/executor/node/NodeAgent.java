@@ -10,8 +10,6 @@ import io.flash.schema.*;
 import org.apache.kafka.clients.consumer.*;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.utils.Utils;
 import org.jboss.logging.Logger;
 
@@ -73,14 +71,7 @@ public final class NodeAgent implements AutoCloseable {
     public NodeAgent(NodeSettings settings, DockerRuntime docker, FlashTopics topics, String bootstrapServers) {
         this.settings = settings;
         this.docker = docker;
-        Properties c = new Properties();
-        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        c.put(ConsumerConfig.GROUP_ID_CONFIG, "flash-executor-" + settings.nodeId());
-        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
-        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
-        this.consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
+        this.consumer = NodeChannel.assignmentConsumer(bootstrapServers, "flash-executor-" + settings.nodeId(), 100);
         this.channel = new NodeChannel(topics, settings.frameworkId(), bootstrapServers, 0);
         UsageSampler usage = new UsageSampler(new io.flash.executor.docker.CgroupUsage(settings.cgroupRoot()), samplers,
                 settings.usageInterval(), channel::usage);
@@ -98,10 +89,10 @@ public final class NodeAgent implements AutoCloseable {
         }, killReasons, usage, new Staging(settings.workRoot(), this::objectStore, this::inputCache), meters);
     }
 
-    public void start() {
+    public void start() throws InterruptedException {
         docker.ping();
         String assignments = TopicNames.frameworkAssignments(settings.frameworkId());
-        int partitions = consumer.partitionsFor(assignments, Duration.ofSeconds(60)).size();
+        int partitions = NodeChannel.assignmentPartitions(consumer, settings.frameworkId(), Duration.ofSeconds(120)).size();
         partition = new TopicPartition(assignments,
                 Utils.toPositive(Utils.murmur2(settings.nodeId().getBytes(StandardCharsets.UTF_8))) % partitions);
         consumer.assign(List.of(partition));

@@ -62,6 +62,42 @@ public final class NodeChannel implements AutoCloseable {
         this.logs = topics.tasksLogs.valueSerde().serializer();
     }
 
+    /** A consumer of assignment partitions (assigned, not subscribed; positions committed under {@code groupId}). */
+    public static org.apache.kafka.clients.consumer.KafkaConsumer<String, byte[]> assignmentConsumer(String bootstrapServers,
+                                                                                                   String groupId, int fetchMaxWaitMs) {
+        Properties c = new Properties();
+        c.put(org.apache.kafka.clients.consumer.ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        c.put(org.apache.kafka.clients.consumer.ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        c.put(org.apache.kafka.clients.consumer.ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        c.put(org.apache.kafka.clients.consumer.ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+        c.put(org.apache.kafka.clients.consumer.ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        c.put(org.apache.kafka.clients.consumer.ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, fetchMaxWaitMs);
+        return new org.apache.kafka.clients.consumer.KafkaConsumer<>(c, new org.apache.kafka.common.serialization.StringDeserializer(),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer());
+    }
+
+    /**
+     * The partitions of the framework's assignments topic, waiting for it to exist: a node may start
+     * before its framework has created the topic.
+     */
+    public static java.util.List<org.apache.kafka.common.TopicPartition> assignmentPartitions(
+            org.apache.kafka.clients.consumer.KafkaConsumer<String, byte[]> consumer, String frameworkId, Duration timeout)
+            throws InterruptedException {
+        String topic = TopicNames.frameworkAssignments(frameworkId);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            var infos = consumer.partitionsFor(topic, Duration.ofSeconds(10));
+            if (infos != null && !infos.isEmpty()) {
+                return infos.stream().map(i -> new org.apache.kafka.common.TopicPartition(topic, i.partition())).toList();
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("topic " + topic + " does not exist after " + timeout.toSeconds()
+                        + " s: start framework-ecs with FLASH_FRAMEWORK_ID=" + frameworkId + " (it creates the topic), or check the framework id");
+            }
+            Thread.sleep(500);
+        }
+    }
+
     public static AttemptEvent.Builder event(String nodeId, String jobId, String taskId, String attemptId, AttemptState state) {
         return AttemptEvent.newBuilder().setNodeId(nodeId).setJobId(jobId).setTaskId(taskId)
                 .setAttemptId(attemptId).setState(state).setAt(System.currentTimeMillis());

@@ -1,7 +1,6 @@
 package io.flash.executor.sim;
 
 import io.flash.common.topics.FlashTopics;
-import io.flash.common.topics.TopicNames;
 import io.flash.executor.node.NodeChannel;
 import io.flash.executor.node.NodeSettings;
 import io.flash.executor.node.RunningAttempts;
@@ -9,16 +8,12 @@ import io.flash.schema.Assignment;
 import io.flash.schema.AssignmentAction;
 import io.flash.schema.AttemptState;
 import io.flash.schema.FailureClass;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.utils.Utils;
 import org.jboss.logging.Logger;
 
@@ -90,20 +85,12 @@ public final class SimulatedFleet implements AutoCloseable {
         }
         this.order = List.copyOf(nodes.values());
         this.channel = new NodeChannel(topics, template.frameworkId(), bootstrapServers, 5);
-        Properties c = new Properties();
-        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        c.put(ConsumerConfig.GROUP_ID_CONFIG, "flash-executor-" + fleet.idPrefix());
-        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
-        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
-        this.consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
+        this.consumer = NodeChannel.assignmentConsumer(bootstrapServers, "flash-executor-" + fleet.idPrefix(), 50);
     }
 
-    public void start() {
-        String topic = TopicNames.frameworkAssignments(order.get(0).settings().frameworkId());
-        List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(60));
-        List<TopicPartition> partitions = infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
+    public void start() throws InterruptedException {
+        List<TopicPartition> partitions = NodeChannel.assignmentPartitions(consumer, order.get(0).settings().frameworkId(),
+                Duration.ofSeconds(120));
         consumer.assign(partitions);
         Map<TopicPartition, OffsetAndMetadata> positions = new HashMap<>();
         for (TopicPartition p : partitions) positions.put(p, new OffsetAndMetadata(consumer.position(p)));
