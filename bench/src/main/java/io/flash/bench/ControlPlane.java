@@ -37,7 +37,7 @@ public final class ControlPlane {
     /** submitted → accepted → ready → framework tasks → assignments → node events → task events (STARTED) → result */
     static final int HOPS_TO_START = 6, HOPS_TO_RESULT = 7;
 
-    record Run(String load, int tasks, long firstSubmit, long lastSubmit, long lastStartSeen, long lastResultSeen,
+    record Run(String load, int tasks, long firstSubmit, long lastStartSeen, long lastResultSeen,
                List<Long> submitToStartMs, int failedJobs, String memory) {
         double startsPerSecond() {
             return tasks * 1000.0 / Math.max(1, lastStartSeen - firstSubmit);
@@ -199,7 +199,7 @@ public final class ControlPlane {
                         + startedAt.size() + " tasks started); see the services' logs");
             }
             System.err.printf("%s load: %,d tasks done in %.1f s%n", load, jobs * unitsPerJob, (lastResultSeen - firstSubmit) / 1000.0);
-            return new Run(load, jobs * unitsPerJob, firstSubmit, 0, lastStartSeen, lastResultSeen, latencies, failed, Memory.of(System.getenv("FLASH_PIDS")));
+            return new Run(load, jobs * unitsPerJob, firstSubmit, lastStartSeen, lastResultSeen, latencies, failed, Memory.of(System.getenv("FLASH_PIDS")));
         }
     }
 

@@ -63,7 +63,7 @@ public final class SimulatedFleet implements AutoCloseable {
     private final Random random;
     private final Duration heartbeatInterval;
     private final long startedAt = System.currentTimeMillis();
-    private final AtomicLong started = new AtomicLong(), finished = new AtomicLong();
+    private final AtomicLong finished = new AtomicLong();
     private volatile long lastHeartbeatAcked = System.currentTimeMillis();
     private volatile boolean stopping;
     private Map<String, Integer> partitionOf = Map.of();
@@ -159,7 +159,6 @@ public final class SimulatedFleet implements AutoCloseable {
         }
         String nodeId = node.settings().nodeId();
         channel.report(NodeChannel.event(nodeId, a.getJobId(), a.getTaskId(), attemptId, AttemptState.STARTED).build());
-        started.incrementAndGet();
         boolean fails;
         Duration runTime;
         synchronized (random) {
