@@ -8,10 +8,10 @@ BUSYBOX="${BUSYBOX:-/bin/busybox}"
 here="$(cd "$(dirname "$0")" && pwd)"
 source "$here/../lib.sh"
 
-if [ ! -x "$BUSYBOX" ] || ! file -L "$BUSYBOX" 2>/dev/null | grep -q 'statically linked'; then
+if [ ! -x "$BUSYBOX" ] || ! ldd "$BUSYBOX" 2>&1 | grep -q 'not a dynamic'; then
   if [ -x /bin/busybox ] && ldd /bin/busybox 2>&1 | grep -q 'not a dynamic'; then BUSYBOX=/bin/busybox
   else
-    echo "flash/shell needs a static busybox: run 'apt-get install -y busybox-static' (Debian) and retry" >&2
+    echo "flash/shell needs a static busybox: run 'bin/flash prepare' as root (or apt-get install -y busybox-static) and retry" >&2
     exit 1
   fi
 fi

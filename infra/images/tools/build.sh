@@ -2,14 +2,14 @@
 # Builds flash/tools: the bioinformatics tools of the examples (bwa, samtools + wgsim, bcftools,
 # bgzip/tabix, mash, minimap2, dwgsim) with the real reference genomes Debian ships (lambda phage
 # from bowtie2-examples, E. coli 536 from bowtie-examples) under /ref, and a static busybox for the
-# shell. No registry: the tools come from Debian packages on this machine (installed here when
-# missing and run as root); only their binaries and the libraries `ldd` names are copied (~25 MB),
+# shell. No registry: the tools come from Debian packages on this machine (infra/prepare.sh
+# installs them); only their binaries and the libraries `ldd` names are copied (~25 MB),
 # and the root filesystem is loaded with `docker import`. Idempotent: the image carries a hash of
 # its inputs (this recipe, every copied file); an unchanged recipe is a no-op.
 set -euo pipefail
 source "$(cd "$(dirname "$0")" && pwd)/../lib.sh"
 IMAGE="${FLASH_TOOLS_IMAGE:-flash/tools:1}"
-PACKAGES=(bwa samtools bcftools tabix mash minimap2 dwgsim bowtie2-examples bowtie-examples busybox-static)
+mapfile -t PACKAGES < <(grep -v "^#" "$(dirname "$0")/packages.txt")
 TOOLS=(bwa samtools wgsim bcftools bgzip tabix mash minimap2 dwgsim)
 LAMBDA=/usr/share/doc/bowtie2/examples/reference/lambda_virus.fa.gz
 ECOLI=/usr/share/doc/bowtie/examples/genomes/NC_008253.fna.gz
@@ -17,13 +17,10 @@ ECOLI=/usr/share/doc/bowtie/examples/genomes/NC_008253.fna.gz
 missing=()
 for p in "${PACKAGES[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
-  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
-    echo "flash/tools needs the Debian packages: ${missing[*]} — install them (apt-get install -y ${missing[*]}) and retry" >&2
-    exit 1
-  fi
-  echo "installing ${missing[*]} (Debian packages the tools image is made from)"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
-    || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; }
+  # infra/prepare.sh (run by bin/flash up|demo|test) installs them; this recipe changes nothing on the machine.
+  echo "flash/tools is made from the Debian packages ${missing[*]}, which are missing: run 'bin/flash prepare' as root" \
+       "(or apt-get install -y --no-install-recommends ${missing[*]}) and retry" >&2
+  exit 1
 fi
 
 binaries=()

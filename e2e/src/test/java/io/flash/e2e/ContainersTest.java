@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.*;
+import java.util.stream.Stream;
 
 import static io.flash.e2e.FoundationTest.job;
 import static io.flash.e2e.FoundationTest.task;
@@ -64,6 +65,8 @@ class ContainersTest {
         Path home = Path.of(System.getProperty("flash.home", "..")).toAbsolutePath().normalize();
         Process build = new ProcessBuilder("bash", home.resolve("infra/images/services/build.sh").toString()).inheritIO().start();
         assertEquals(0, build.waitFor(), "infra/images/services/build.sh failed");
+        RequiredImages.require("infra/images/services/build.sh", Stream.of("kafka", "registry", "ingest", "dag-planner", "dispatcher",
+                "framework-ecs", "executor").map(name -> "flash/" + name + ":" + TAG).toList());
         start("kafka", publish(container("kafka", "kafka"), KAFKA_HOST_PORT, 9094)
                 .withEnv("KAFKA_ADVERTISED_HOST", "kafka").withEnv("KAFKA_EXTERNAL_PORT", Integer.toString(KAFKA_HOST_PORT))
                 .waitingFor(Wait.forLogMessage(".*Kafka Server started.*", 1).withStartupTimeout(Duration.ofMinutes(2))));

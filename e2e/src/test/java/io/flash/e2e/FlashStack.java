@@ -122,6 +122,7 @@ public final class FlashStack implements AutoCloseable {
         script("infra/kafka/start.sh");
         script("infra/registry/start.sh");
         script("infra/images/build-all.sh");
+        RequiredImages.require("infra/images/build-all.sh", List.of("flash/shell:1", "flash/tools:1"));
         PlatformSetup.Settings settings = new PlatformSetup.Settings(bootstrapServers(), registryUrl(), 3, List.of("ecs"), 3, 8);
         PlatformSetup.createTopics(settings, true);
         PlatformSetup.setBackwardCompatibility(registryUrl());
