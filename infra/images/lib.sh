@@ -2,6 +2,12 @@
 # loaded with `docker import` (no registry), and labelled with the hash of their inputs so that an
 # unchanged recipe is a no-op.
 
+# true when FILE is an executable without dynamic libraries (ldd exits 1 for those, hence no pipe)
+is_static() {
+  [ -x "$1" ] || return 1
+  case "$(ldd "$1" 2>&1 || true)" in *"not a dynamic"*|*"statically linked"*) return 0 ;; *) return 1 ;; esac
+}
+
 # exits 0 from the calling script when IMAGE already carries HASH
 exit_if_up_to_date() {
   local current

@@ -8,12 +8,9 @@ BUSYBOX="${BUSYBOX:-/bin/busybox}"
 here="$(cd "$(dirname "$0")" && pwd)"
 source "$here/../lib.sh"
 
-if [ ! -x "$BUSYBOX" ] || ! ldd "$BUSYBOX" 2>&1 | grep -q 'not a dynamic'; then
-  if [ -x /bin/busybox ] && ldd /bin/busybox 2>&1 | grep -q 'not a dynamic'; then BUSYBOX=/bin/busybox
-  else
-    echo "flash/shell needs a static busybox: run 'bin/flash prepare' as root (or apt-get install -y busybox-static) and retry" >&2
-    exit 1
-  fi
+if ! is_static "$BUSYBOX"; then
+  echo "flash/shell needs a static busybox at $BUSYBOX: run 'bin/flash prepare' as root (or apt-get install -y busybox-static) and retry" >&2
+  exit 1
 fi
 
 inputs_hash="$(cat "$0" "$here/../lib.sh" "$BUSYBOX" | sha256sum | cut -c1-16)"
