@@ -34,12 +34,14 @@ public final class JobClient implements AutoCloseable {
     }
 
     private final String bootstrapServers;
+    private final RegistryValueSerdes values;
     private final FlashTopics topics;
     private final KafkaProducer<String, JobSubmission> producer;
 
     public JobClient(String bootstrapServers, String registryUrl) {
         this.bootstrapServers = bootstrapServers;
-        this.topics = new FlashTopics(new RegistryValueSerdes(registryUrl));
+        this.values = new RegistryValueSerdes(registryUrl);
+        this.topics = new FlashTopics(values);
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -206,15 +208,13 @@ public final class JobClient implements AutoCloseable {
         return new TopicPartition(topic.name(), partition);
     }
 
-    @SuppressWarnings("unchecked")
     private KafkaConsumer<String, Object> consumer() {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         // One deserializer for every Flash value: the writer schema picks the class.
-        var deserializer = (org.apache.kafka.common.serialization.Deserializer<Object>) (Object)
-                topics.jobsResults.valueSerde().deserializer();
+        var deserializer = values.anyValue();
         return new KafkaConsumer<>(props, topics.jobsResults.keySerde().deserializer(), deserializer);
     }
 

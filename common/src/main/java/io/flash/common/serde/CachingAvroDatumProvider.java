@@ -15,9 +15,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * every record it reads or writes, and that was a quarter of the dag-planner's CPU under load
  * (bench/run-control-plane.sh, JFR). A schema caches its hash code and compares to itself first,
  * so a lookup with the same schema object — a generated class's SCHEMA$, or the registry client's
- * cached parse — costs a map probe.
+ * cached parse — costs a map probe. Every Flash deserializer reads through this provider, so it is
+ * also where reading is made safe: {@link AvroLimits} are in force before the first record is
+ * read, and each reader accepts a value only when the record is all of it ({@link WholeRecordReader}).
  */
 public final class CachingAvroDatumProvider<T> extends DefaultAvroDatumProvider<T> {
+
+    static {
+        AvroLimits.install();
+    }
 
     private final Map<Schema, DatumWriter<T>> specificWriters = new ConcurrentHashMap<>();
     private final Map<Schema, DatumWriter<T>> genericWriters = new ConcurrentHashMap<>();
@@ -38,7 +44,7 @@ public final class CachingAvroDatumProvider<T> extends DefaultAvroDatumProvider<
     public DatumReader<T> createDatumReader(Schema schema) {
         DatumReader<T> reader = readers.get(schema);
         if (reader == null) {
-            reader = super.createDatumReader(schema);
+            reader = new WholeRecordReader<>(super.createDatumReader(schema));
             readers.put(schema, reader);
         }
         return reader;

@@ -1,10 +1,21 @@
 package io.flash.common.serde;
 
+import io.apicurio.registry.serde.avro.AvroKafkaDeserializer;
 import io.apicurio.registry.serde.avro.AvroSerde;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
 
-/** Avro values through the schema registry (Apicurio serdes, Confluent wire format). */
+/**
+ * Avro values through the schema registry (Apicurio serdes, Confluent wire format). A topic's
+ * deserializer yields only its own record type: a value of another schema, or one that cannot be
+ * read, fails with a {@link SerializationException} that says why in words (unknown schema id, not
+ * the wire format, trailing bytes, a length over Avro's limits), which consumers turn into a
+ * rejection or a dead letter.
+ */
 public final class RegistryValueSerdes implements ValueSerdes {
 
     private final String registryUrl;
@@ -17,6 +28,60 @@ public final class RegistryValueSerdes implements ValueSerdes {
     public <V extends SpecificRecord> Serde<V> forValue(Class<V> type) {
         AvroSerde<V> serde = new AvroSerde<>();
         serde.configure(RegistryConfig.serdeProperties(registryUrl), false);
-        return serde;
+        Deserializer<V> inner = serde.deserializer();
+        return Serdes.serdeFrom(serde.serializer(), new Explained<>(inner) {
+            @Override
+            V check(Object value, byte[] data) {
+                if (type.isInstance(value)) return type.cast(value);
+                throw new SerializationException("value is a " + value.getClass().getSimpleName() + " (schema id "
+                        + DecodeFailures.schemaId(data) + "), not a " + type.getName());
+            }
+        });
+    }
+
+    /** Any Flash record, its class picked by the writer's schema (for clients that read several topics at once). */
+    public Deserializer<Object> anyValue() {
+        AvroKafkaDeserializer<Object> inner = new AvroKafkaDeserializer<>();
+        inner.configure(RegistryConfig.serdeProperties(registryUrl), false);
+        return new Explained<>(inner) {
+            @Override
+            Object check(Object value, byte[] data) {
+                return value;
+            }
+        };
+    }
+
+    private abstract static class Explained<V> implements Deserializer<V> {
+        private final Deserializer<?> inner;
+
+        Explained(Deserializer<?> inner) {
+            this.inner = inner;
+        }
+
+        abstract V check(Object value, byte[] data);
+
+        @Override
+        public V deserialize(String topic, byte[] data) {
+            return deserialize(topic, null, data);
+        }
+
+        @Override
+        public V deserialize(String topic, Headers headers, byte[] data) {
+            if (data == null) return null; // a tombstone of a compacted topic
+            String notWire = DecodeFailures.wireFormatProblem(data);
+            if (notWire != null) throw new SerializationException(notWire);
+            Object value;
+            try {
+                value = headers == null ? inner.deserialize(topic, data) : inner.deserialize(topic, headers, data);
+            } catch (RuntimeException e) {
+                throw new SerializationException(DecodeFailures.explain(data, e), e);
+            }
+            return value == null ? null : check(value, data);
+        }
+
+        @Override
+        public void close() {
+            inner.close();
+        }
     }
 }

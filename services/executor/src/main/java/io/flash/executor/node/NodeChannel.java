@@ -130,7 +130,7 @@ public final class NodeChannel implements AutoCloseable {
         try {
             assignment = assignments.deserialize(record.topic(), record.headers(), record.value());
         } catch (RuntimeException e) {
-            deadLetter(record, "undecodable assignment: " + AttemptRunner.message(e));
+            deadLetter(record, "undecodable assignment: " + io.flash.common.deadletter.DeadLetters.rootMessage(e));
             return null;
         }
         if (assignment == null) {
@@ -146,10 +146,8 @@ public final class NodeChannel implements AutoCloseable {
 
     private void deadLetter(ConsumerRecord<String, byte[]> record, String reason) {
         LOG.warnf("dead-lettered %s-%d@%d: %s", record.topic(), record.partition(), record.offset(), reason);
-        ProducerRecord<String, byte[]> dead = new ProducerRecord<>(TopicNames.DEAD_LETTER, record.key(), record.value());
-        dead.headers().add("flash.reason", reason.getBytes(StandardCharsets.UTF_8));
-        dead.headers().add("flash.source", (record.topic() + "-" + record.partition() + "@" + record.offset()).getBytes(StandardCharsets.UTF_8));
-        producer.send(dead);
+        producer.send(io.flash.common.deadletter.DeadLetters.of("executor", record.topic(), record.partition(), record.offset(),
+                record.key(), record.value(), reason));
     }
 
     public void bindMetrics(io.micrometer.core.instrument.MeterRegistry registry) {

@@ -1,5 +1,6 @@
 package io.flash.ingest.intake;
 
+import io.flash.common.deadletter.DeadLetters;
 import io.flash.common.ids.JobIds;
 import io.flash.common.topics.TopicNames;
 import io.flash.ingest.validation.JobValidator;
@@ -53,12 +54,34 @@ public class SubmissionProcessor {
                 defaults.defaultCpu(), defaults.defaultMemoryBytes(), maxShards, maxSpecBytes));
     }
 
+    /**
+     * One decision per record, whatever the record holds: any failure of this one record, an
+     * {@code Error} included, becomes its rejection, so the channel never stops. On a worker
+     * thread, in order: decoding may ask the schema registry over HTTP, which must not block an
+     * event loop.
+     */
     @Incoming("submissions")
     @Outgoing("decisions")
+    @io.smallrye.common.annotation.Blocking
     public Message<SpecificRecord> decide(Message<byte[]> message) {
         IncomingKafkaRecordMetadata<?, ?> in = message.getMetadata(IncomingKafkaRecordMetadata.class).orElseThrow();
         String key = in.getKey() instanceof String s && !s.isBlank() ? s : null;
         long now = System.currentTimeMillis();
+        try {
+            return decide(message, in, key, now);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return reject(message, in, key, null, List.of(new FieldError("(record)",
+                    "ingest stopped while reading this record; submit it again")), now);
+        } catch (Exception | StackOverflowError | OutOfMemoryError e) {
+            LOG.errorf(e, "record %s-%d@%d could not be handled; rejecting it", in.getTopic(), in.getPartition(), in.getOffset());
+            return reject(message, in, key, null, List.of(new FieldError("(record)", "could not be handled ("
+                    + e.getClass().getSimpleName() + ": " + DeadLetters.rootMessage(e) + "); nothing of it was accepted")), now);
+        }
+    }
+
+    private Message<SpecificRecord> decide(Message<byte[]> message, IncomingKafkaRecordMetadata<?, ?> in, String key, long now)
+            throws InterruptedException {
         if (message.getPayload() != null && message.getPayload().length > maxSpecBytes) {
             return reject(message, in, key, null, List.of(new FieldError("(record)", "the job spec is " + message.getPayload().length
                     + " bytes, more than the limit of " + maxSpecBytes + "; scatter over a range or split the job")), now);
