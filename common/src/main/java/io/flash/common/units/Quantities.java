@@ -27,7 +27,7 @@ public final class Quantities {
 
     /** @throws IllegalArgumentException with a message that says how to write it */
     public static long bytes(String text) {
-        String trimmed = text.trim();
+        String trimmed = text.strip(); // white space only: a control character (NUL) is not part of any size
         if (trimmed.isEmpty()) {
             throw new IllegalArgumentException("empty; " + SIZE_HELP);
         }
@@ -51,7 +51,7 @@ public final class Quantities {
 
     /** Seconds; a bare number is seconds. */
     public static long seconds(String text) {
-        Matcher m = DURATION.matcher(text.trim());
+        Matcher m = DURATION.matcher(text.strip());
         if (!m.matches()) {
             throw new IllegalArgumentException("'" + text + "' is not a duration; write e.g. 90s, 10m, 2h or 1d");
         }

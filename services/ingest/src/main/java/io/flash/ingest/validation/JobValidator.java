@@ -79,6 +79,10 @@ public final class JobValidator {
                     errors.add(error(path + "cpu", task.getResources().getCpu() + " cores is more than any node offers (largest: "
                             + l.capacity().getCpu() + " cores, on " + l.cpuFramework() + ")"));
                 }
+                if (task.getResources().getGpus() > l.capacity().getGpus()) {
+                    errors.add(error(path + "gpus", task.getResources().getGpus() + " GPUs is more than any node offers (largest: "
+                            + l.capacity().getGpus() + ")"));
+                }
                 if (task.getResources().getMemoryBytes() > l.capacity().getMemoryBytes()) {
                     errors.add(error(path + "memory", Quantities.format(task.getResources().getMemoryBytes())
                             + " is more than any node offers (largest: " + Quantities.format(l.capacity().getMemoryBytes())
@@ -109,10 +113,12 @@ public final class JobValidator {
     }
 
     private TaskDefinition task(TaskSpec spec, String path, Map<String, Integer> names, List<FieldError> errors) {
-        String image = spec.getImage() == null ? "" : spec.getImage().trim();
-        if (image.isEmpty()) {
+        String image = spec.getImage() == null ? "" : spec.getImage();
+        int before = errors.size();
+        ContainerRules.image(spec.getImage(), path + "image", errors);
+        if (image.isBlank()) {
             errors.add(error(path + "image", "required: the container image to run, e.g. flash/shell:1"));
-        } else if (!IMAGE.matcher(image).matches()) {
+        } else if (errors.size() == before && !IMAGE.matcher(image).matches()) {
             errors.add(error(path + "image", "'" + image + "' is not a valid image reference (expected [registry/]name[:tag][@sha256:digest], lower-case name)"));
         }
         List<String> command = new ArrayList<>();
@@ -127,6 +133,9 @@ public final class JobValidator {
         } else {
             errors.add(error(path + "command", "empty: give command (an argv list) or shell (a command line run with /bin/sh -c)"));
         }
+        ContainerRules.command(spec.getCommand(), spec.getShell(), path + "command", errors);
+        ContainerRules.env(spec.getEnv(), path + "env", errors);
+        ContainerRules.workdir(spec.getWorkdir(), path + "workdir", errors);
 
         ResourceRequest req = spec.getResources() == null ? new ResourceRequest() : spec.getResources();
         double cpu = limits.defaultCpu();
@@ -186,8 +195,8 @@ public final class JobValidator {
             }
         }
         int gpus = req.getGpus() == null ? 0 : req.getGpus();
-        if (gpus < 0) {
-            errors.add(error(path + "resources.gpus", gpus + ": must be 0 or more"));
+        if (gpus < 0 || gpus > Limits.MAX_GPUS) {
+            errors.add(error(path + "resources.gpus", gpus + ": must be between 0 and " + Limits.MAX_GPUS));
         }
         int maxAttempts = spec.getMaxAttempts() == null ? 1 : spec.getMaxAttempts();
         if (maxAttempts < 1 || maxAttempts > limits.maxAttempts()) {
@@ -197,6 +206,10 @@ public final class JobValidator {
         if (spec.getTimeout() != null) {
             try {
                 timeout = Quantities.seconds(spec.getTimeout());
+                if (timeout < 1) {
+                    errors.add(error(path + "timeout", "'" + spec.getTimeout() + "' is no time at all: give at least 1s, "
+                            + "or leave timeout out for none"));
+                }
             } catch (IllegalArgumentException e) {
                 errors.add(error(path + "timeout", e.getMessage()));
             }
@@ -258,6 +271,7 @@ public final class JobValidator {
     private static List<String> workspacePaths(List<String> paths, String field, boolean objectsAllowed, List<FieldError> errors) {
         List<String> relative = new ArrayList<>();
         for (int i = 0; i < paths.size(); i++) {
+            if (!ContainerRules.pathIsPrintable(paths.get(i), field + "[" + i + "]", errors)) continue;
             String raw = paths.get(i).strip();
             if (raw.matches("[a-zA-Z][a-zA-Z0-9+.-]*://.*")) {
                 if (!objectsAllowed) {
@@ -394,7 +408,8 @@ public final class JobValidator {
         return value == null || value.isBlank() ? fallback : value.trim();
     }
 
+    /** Reasons quote what the user wrote: control characters are shown escaped, never passed on. */
     private static FieldError error(String field, String reason) {
-        return new FieldError(field, reason);
+        return new FieldError(field, ContainerRules.escaped(reason));
     }
 }

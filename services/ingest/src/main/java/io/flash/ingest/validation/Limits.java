@@ -8,6 +8,8 @@ public record Limits(int maxTasks, double maxCpu, long maxMemoryBytes, int maxAt
                      double defaultCpu, long defaultMemoryBytes, int maxShards, int maxSpecBytes) {
 
     public static final long MIN_MEMORY_BYTES = 4L << 20;
+    /** More GPUs than any one machine holds (the largest servers have 8 to 16). */
+    public static final int MAX_GPUS = 64;
 
     public static Limits defaults() {
         return new Limits(1000, 256, 4L << 40, 10, 1.0, 512L << 20, 1_000_000, 512 * 1024);

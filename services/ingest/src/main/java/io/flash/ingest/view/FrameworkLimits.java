@@ -25,6 +25,7 @@ public final class FrameworkLimits {
     public Optional<Largest> largest() {
         double cpu = 0;
         long memory = 0;
+        int gpus = 0;
         String cpuFw = null, memFw = null;
         for (FrameworkHeartbeat hb : shards.values()) {
             Capacity c = hb.getLargestNodeTotal();
@@ -33,11 +34,12 @@ public final class FrameworkLimits {
                 cpu = c.getCpu();
                 cpuFw = hb.getFrameworkId();
             }
+            gpus = Math.max(gpus, c.getGpus());
             if (c.getMemoryBytes() > memory) {
                 memory = c.getMemoryBytes();
                 memFw = hb.getFrameworkId();
             }
         }
-        return cpuFw == null ? Optional.empty() : Optional.of(new Largest(new Capacity(cpu, memory, 0L, 0), cpuFw, memFw));
+        return cpuFw == null ? Optional.empty() : Optional.of(new Largest(new Capacity(cpu, memory, 0L, gpus), cpuFw, memFw));
     }
 }

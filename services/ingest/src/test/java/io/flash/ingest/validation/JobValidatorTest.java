@@ -172,4 +172,37 @@ class JobValidatorTest {
         job.setStore("s3://Results");
         assertTrue(errors(job).get("store").contains("is not s3://bucket or s3://bucket/prefix"));
     }
+
+    @Test
+    void refusesWhatTheEngineOrTheKernelWouldRefuseAtRunTime() {
+        Map<String, java.util.function.Consumer<TaskSpec.Builder>> spoilt = new LinkedHashMap<>();
+        spoilt.put("tasks[0].env.A=B", t -> t.setEnv(Map.of("A=B", "x")));
+        spoilt.put("tasks[0].env.A B", t -> t.setEnv(Map.of("A B", "x")));
+        spoilt.put("tasks[0].env.", t -> t.setEnv(Map.of("", "x")));
+        spoilt.put("tasks[0].env.OK", t -> t.setEnv(Map.of("OK", "a\0b")));
+        spoilt.put("tasks[0].env.FLASH_TASK_ID", t -> t.setEnv(Map.of("FLASH_TASK_ID", "x")));
+        spoilt.put("tasks[0].image", t -> t.setImage("flash/shell:1\n"));
+        spoilt.put("tasks[0].workdir", t -> t.setWorkdir("../../"));
+        spoilt.put("tasks[0].timeout", t -> t.setTimeout("0"));
+        spoilt.put("tasks[0].shell", t -> t.setShell("echo \0"));
+        spoilt.put("tasks[0].inputs[0]", t -> t.setInputs(List.of("a\0b")));
+        spoilt.put("tasks[0].resources.memory", t -> t.setResources(ResourceRequest.newBuilder().setMemory("64Mi\0").build()));
+        spoilt.put("tasks[0].resources.gpus", t -> t.setResources(ResourceRequest.newBuilder().setGpus(Integer.MAX_VALUE).build()));
+        spoilt.forEach((field, spoil) -> {
+            TaskSpec.Builder t = task("a");
+            spoil.accept(t);
+            Map<String, String> errors = errors(job(t));
+            assertEquals(Set.of(field), errors.keySet(), field + ": " + errors);
+        });
+        TaskSpec.Builder longImage = task("a").setImage("flash/" + "a".repeat(300) + ":1");
+        assertTrue(errors(job(longImage)).get("tasks[0].image").contains("255"));
+    }
+
+    @Test
+    void acceptsWhatRunsFine() {
+        ValidationResult ok = validator.validate(job(task("a").setEnv(Map.of("THREADS", "2", "_x9", "a=b c")).setWorkdir("/workspace/out")
+                .setTimeout("1s").setResources(ResourceRequest.newBuilder().setMemory("64MiB").setGpus(0).build())), "job-1", "sub-1", 5L);
+        assertTrue(ok.isAccepted(), () -> ok.errors().toString());
+        assertEquals(64L << 20, ok.accepted().getTasks().get(0).getResources().getMemoryBytes());
+    }
 }
