@@ -3,7 +3,6 @@ package io.flash.executor.docker;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.command.InspectContainerResponse;
-import com.github.dockerjava.api.command.WaitContainerResultCallback;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.*;
 import com.github.dockerjava.core.DefaultDockerClientConfig;
@@ -40,8 +39,20 @@ public final class DockerRuntime implements AutoCloseable {
         }
     }
 
-    /** How a container ended. */
-    public record Exit(int exitCode, boolean oomKilled, boolean timedOut) {
+    /**
+     * How a container ended. {@code unstoppable} holds what went wrong when the engine did not stop
+     * it within the kill grace after a timeout or a kill (the container may still exist); null
+     * when it exited.
+     */
+    public record Exit(int exitCode, boolean oomKilled, boolean timedOut, String unstoppable) {
+        public Exit(int exitCode, boolean oomKilled, boolean timedOut) {
+            this(exitCode, oomKilled, timedOut, null);
+        }
+    }
+
+    /** Processes and threads of one task: 128 per requested core, at least 256 (see docs/architecture.md). */
+    public static long pidsLimit(double cpu, int pidsPerCpu) {
+        return Math.max(256L, (long) Math.ceil(cpu * pidsPerCpu));
     }
 
     private final DockerClient docker;
@@ -139,7 +150,7 @@ public final class DockerRuntime implements AutoCloseable {
      */
     /** @param command what the container runs: the task's command, or Flash's loop around it (streaming mode) */
     public String create(String nodeId, String jobId, String taskId, String attemptId, TaskDefinition task, List<String> command,
-                         java.nio.file.Path workspace, java.nio.file.Path work) {
+                         java.nio.file.Path workspace, java.nio.file.Path work, int pidsPerCpu) {
         long memory = task.getResources().getMemoryBytes();
         HostConfig host = HostConfig.newHostConfig()
                 .withBinds(new Bind(workspace.toString(), new Volume(WORKSPACE)), new Bind(work.toString(), new Volume(WORK)))
@@ -148,7 +159,7 @@ public final class DockerRuntime implements AutoCloseable {
                 .withNanoCPUs(Math.max(1L, (long) (task.getResources().getCpu() * 1_000_000_000L)))
                 .withMemory(memory)
                 .withMemorySwap(memory)
-                .withPidsLimit(4096L)
+                .withPidsLimit(pidsLimit(task.getResources().getCpu(), pidsPerCpu))
                 .withCapDrop(Capability.ALL)
                 .withSecurityOpts(List.of("no-new-privileges"))
                 .withNetworkMode(task.getNetwork() == NetworkMode.BRIDGE ? "bridge" : "none");
@@ -174,25 +185,60 @@ public final class DockerRuntime implements AutoCloseable {
         docker.startContainerCmd(containerId).exec();
     }
 
-    /** Waits for the container to stop; kills it when the timeout passes first. */
-    public Exit await(String containerId, Long timeoutSeconds) throws java.io.IOException {
-        try (WaitContainerResultCallback callback = docker.waitContainerCmd(containerId).exec(new WaitContainerResultCallback())) {
-            if (timeoutSeconds == null) {
-                callback.awaitStatusCode();
-                return exitOf(containerId, false);
+    /**
+     * Waits for the container to stop; kills it when the timeout passes first. Always returns: when
+     * the engine has not stopped the container {@code killGrace} after its timeout kill, or after
+     * {@code killRequested} turned true (a cancel, a fence), the exit says so in {@code unstoppable}
+     * and the caller ends the attempt anyway.
+     */
+    public Exit await(String containerId, Long timeoutSeconds, java.util.function.BooleanSupplier killRequested, Duration killGrace)
+            throws java.io.IOException {
+        long start = System.nanoTime();
+        Long killedAt = null;
+        boolean timedOut = false;
+        String refused = null;
+        // Our own latch: docker-java's timed awaitCompletion closes the stream when it times out.
+        java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+        try (ResultCallback.Adapter<WaitResponse> waiting = docker.waitContainerCmd(containerId).exec(new ResultCallback.Adapter<>() {
+            @Override
+            public void onComplete() {
+                stopped.countDown();
+                super.onComplete();
             }
-            try {
-                callback.awaitStatusCode(timeoutSeconds, TimeUnit.SECONDS);
-                return exitOf(containerId, false);
-            } catch (com.github.dockerjava.api.exception.DockerClientException timedOut) {
-                // the first wait gave up: kill, then wait again on a fresh call
+
+            @Override
+            public void onError(Throwable e) {
+                failed.set(e);
+                stopped.countDown();
+                super.onError(e);
+            }
+        })) {
+            while (true) {
+                try {
+                    if (stopped.await(1, TimeUnit.SECONDS)) {
+                        if (failed.get() != null) throw new java.io.IOException("the engine's wait for " + containerId + " failed: "
+                                + engineWords(failed.get()), failed.get());
+                        return exitOf(containerId, timedOut);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new java.io.InterruptedIOException("interrupted while waiting for " + containerId);
+                }
+                long now = System.nanoTime();
+                if (killedAt == null && timeoutSeconds != null && now - start >= TimeUnit.SECONDS.toNanos(timeoutSeconds)) {
+                    timedOut = true;
+                    refused = kill(containerId);
+                    killedAt = now;
+                } else if (killedAt == null && killRequested.getAsBoolean()) {
+                    killedAt = now;
+                }
+                if (killedAt != null && now - killedAt >= killGrace.toNanos()) {
+                    return new Exit(-1, false, timedOut, "the engine did not stop the container within " + killGrace.toSeconds() + " s"
+                            + (refused == null ? "" : " (it answered: " + refused + ")"));
+                }
             }
         }
-        kill(containerId);
-        try (WaitContainerResultCallback again = docker.waitContainerCmd(containerId).exec(new WaitContainerResultCallback())) {
-            again.awaitStatusCode(60, TimeUnit.SECONDS);
-        }
-        return exitOf(containerId, true);
     }
 
     public Exit exitOf(String containerId, boolean timedOut) {
@@ -236,11 +282,15 @@ public final class DockerRuntime implements AutoCloseable {
         return out.toString();
     }
 
-    public void kill(String containerId) {
+    /** Asks the engine to SIGKILL the container; never throws: returns the engine's refusal in words, or null. */
+    public String kill(String containerId) {
         try {
             docker.killContainerCmd(containerId).exec();
+            return null;
         } catch (NotFoundException | com.github.dockerjava.api.exception.ConflictException e) {
-            // already gone or already stopped
+            return null; // already gone or already stopped
+        } catch (RuntimeException e) {
+            return engineWords(e);
         }
     }
 
@@ -250,6 +300,14 @@ public final class DockerRuntime implements AutoCloseable {
         } catch (NotFoundException e) {
             // already removed
         }
+    }
+
+    /** What the engine said, without docker-java's "Status 500: {"message":...}" wrapping. */
+    public static String engineWords(Throwable e) {
+        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().strip();
+        java.util.regex.Matcher json = java.util.regex.Pattern.compile("\\{\"message\":\"(.*)\"\\}").matcher(m);
+        if (json.find()) m = json.group(1);
+        return m.replaceFirst("^Status \\d+: ", "");
     }
 
     @Override

@@ -42,6 +42,7 @@ final class AttemptRunner {
     /** Streaming attempts between prepare and start; what went wrong feeding one, to report at its exit. */
     private final Map<String, StreamFeeder> feeders = new ConcurrentHashMap<>();
     private final Map<String, Staging.Failure> streamFailures = new ConcurrentHashMap<>();
+    private final StuckContainers stuck;
     private final ExecutorService feeding = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "stream-feeder");
         t.setDaemon(true);
@@ -49,7 +50,8 @@ final class AttemptRunner {
     });
 
     AttemptRunner(DockerRuntime docker, NodeSettings settings, AttemptReporter reporter, java.util.Map<String, String> killReasons,
-                  UsageSampler usage, Staging staging, io.micrometer.core.instrument.MeterRegistry meters) {
+                  UsageSampler usage, Staging staging, StuckContainers stuck, io.micrometer.core.instrument.MeterRegistry meters) {
+        this.stuck = stuck;
         this.createTime = containerTimer(meters, "create");
         this.startTime = containerTimer(meters, "start");
         this.docker = docker;
@@ -86,12 +88,13 @@ final class AttemptRunner {
             }
             List<String> finalCommand = command;
             return createTime.recordCallable(() -> docker.create(settings.nodeId(), assignment.getJobId(), assignment.getTaskId(),
-                    assignment.getAttemptId(), task, finalCommand, dirs.workspace(), dirs.work()));
+                    assignment.getAttemptId(), task, finalCommand, dirs.workspace(), dirs.work(), settings.sandbox().pidsPerCpu()));
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
+            EngineRefusal refusal = EngineRefusal.of(e, task.getImage());
             finish(assignment.getJobId(), assignment.getTaskId(), assignment.getAttemptId(), AttemptState.FAILED, null,
-                    FailureClass.INFRASTRUCTURE, "could not prepare the container: " + message(e), null);
+                    refusal.failureClass(), "could not prepare the container: " + refusal.reason(), null);
             return null;
         }
     }
@@ -102,8 +105,9 @@ final class AttemptRunner {
         try {
             startTime.record(() -> docker.start(containerId));
         } catch (Exception e) {
-            finish(jobId, taskId, attemptId, AttemptState.FAILED, null, FailureClass.INFRASTRUCTURE,
-                    "the engine could not start the container: " + message(e), containerId);
+            EngineRefusal refusal = EngineRefusal.of(e, null);
+            finish(jobId, taskId, attemptId, AttemptState.FAILED, null, refusal.failureClass(),
+                    "the engine could not start the container: " + refusal.reason(), containerId);
             return;
         }
         reporter.report(event(jobId, taskId, attemptId, AttemptState.STARTED).build());
@@ -178,8 +182,8 @@ final class AttemptRunner {
                 }
             }, 250, 250, java.util.concurrent.TimeUnit.MILLISECONDS);
             try {
-                exit = docker.await(containerId, timeoutSeconds);
-                follower.awaitCompletion(30, java.util.concurrent.TimeUnit.SECONDS);
+                exit = docker.await(containerId, timeoutSeconds, () -> killReasons.containsKey(attemptId), settings.sandbox().killGrace());
+                if (exit.unstoppable() == null) follower.awaitCompletion(30, java.util.concurrent.TimeUnit.SECONDS);
             } finally {
                 flusher.cancel(false);
                 follower.close();
@@ -201,15 +205,22 @@ final class AttemptRunner {
                             Long timeoutSeconds, Staging.Outputs outputs, Observed observed) throws Exception {
         String killReason = killReasons.remove(attemptId);
         Staging.Failure streamFailure = streamFailures.remove(attemptId);
+        String unstoppable = exit.unstoppable() == null ? "" : "; " + exit.unstoppable();
+        if (exit.unstoppable() != null) {
+            stuck.add(containerId, attemptId, exit.unstoppable());
+        }
         if (killReason != null) {
-            finish(jobId, taskId, attemptId, AttemptState.CANCELLED, exit.exitCode(), FailureClass.CANCELLED, killReason,
+            finish(jobId, taskId, attemptId, AttemptState.CANCELLED, exit.exitCode(), FailureClass.CANCELLED, killReason + unstoppable,
                     containerId, observed, List.of());
         } else if (streamFailure != null) {
             finish(jobId, taskId, attemptId, AttemptState.FAILED, exit.exitCode(), streamFailure.failureClass(),
                     streamFailure.reason(), containerId, observed, List.of());
         } else if (exit.timedOut()) {
             finish(jobId, taskId, attemptId, AttemptState.FAILED, exit.exitCode(), FailureClass.TIMEOUT,
-                    "killed after its timeout of " + timeoutSeconds + " s", containerId, observed, List.of());
+                    "killed after its timeout of " + timeoutSeconds + " s" + unstoppable, containerId, observed, List.of());
+        } else if (exit.unstoppable() != null) {
+            finish(jobId, taskId, attemptId, AttemptState.FAILED, null, FailureClass.INFRASTRUCTURE, exit.unstoppable(),
+                    containerId, observed, List.of());
         } else if (exit.exitCode() == 0) {
             // A child killed for memory that the program survived is the program's business.
             Staging.Published published = staging.publishOutputs(jobId, outputs);
@@ -230,8 +241,13 @@ final class AttemptRunner {
 
     /** Something broke while the attempt was watched: report it rather than leave it open. */
     void reportBroken(String jobId, String taskId, String attemptId, Exception cause) throws Exception {
-        String containerId = docker.find(attemptId).map(DockerRuntime.ContainerInfo::id).orElse(null);
-        if (containerId != null) docker.kill(containerId);
+        String containerId = null;
+        try {
+            containerId = docker.find(attemptId).map(DockerRuntime.ContainerInfo::id).orElse(null);
+            if (containerId != null) docker.kill(containerId);
+        } catch (RuntimeException engineDown) {
+            LOG.warnf("attempt %s: the engine does not answer (%s); reporting it anyway", attemptId, message(engineDown));
+        }
         finish(jobId, taskId, attemptId, AttemptState.FAILED, null, FailureClass.INFRASTRUCTURE,
                 "the executor lost track of the container: " + message(cause), containerId);
     }
@@ -260,7 +276,11 @@ final class AttemptRunner {
                 .setCpuSeconds(used == null ? null : used.cpuSeconds()).build());
         LOG.infof("attempt %s %s%s", attemptId, state, exitCode == null ? "" : " (exit " + exitCode + ")");
         if (containerId != null) {
-            docker.remove(containerId);
+            try {
+                docker.remove(containerId);
+            } catch (RuntimeException e) {
+                stuck.add(containerId, attemptId, "the engine could not remove it: " + DockerRuntime.engineWords(e));
+            }
         }
         workDirs.removeAttempt(attemptId);
     }

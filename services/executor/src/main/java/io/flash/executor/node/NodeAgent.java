@@ -39,6 +39,7 @@ public final class NodeAgent implements AutoCloseable {
         return t;
     });
     private final RunningAttempts running = new RunningAttempts();
+    private final StuckContainers stuck = new StuckContainers();
     private final Map<String, String> killReasons = new ConcurrentHashMap<>();
     private final ExecutorService workers = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "attempt-worker");
@@ -86,7 +87,7 @@ public final class NodeAgent implements AutoCloseable {
                 var sent = channel.log(chunk);
                 if (await) sent.get(30, TimeUnit.SECONDS);
             }
-        }, killReasons, usage, new Staging(settings.workRoot(), this::objectStore, this::inputCache), meters);
+        }, killReasons, usage, new Staging(settings.workRoot(), this::objectStore, this::inputCache), stuck, meters);
     }
 
     public void start() throws InterruptedException {
@@ -103,6 +104,7 @@ public final class NodeAgent implements AutoCloseable {
         refreshImages();
         timers.scheduleAtFixedRate(this::heartbeatQuietly, 0, settings.heartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
         timers.scheduleAtFixedRate(this::refreshImages, 30, 30, TimeUnit.SECONDS);
+        timers.scheduleAtFixedRate(() -> stuck.sweep(docker::remove), 10, 10, TimeUnit.SECONDS);
         pollThread = new Thread(this::pollLoop, "assignments-" + settings.nodeId());
         pollThread.start();
         LOG.infof("node %s serves framework %s: %s cpu, %d MiB, reading %s", settings.nodeId(), settings.frameworkId(),
@@ -205,8 +207,13 @@ public final class NodeAgent implements AutoCloseable {
             return;
         }
         killReasons.put(attemptId, reason);
-        docker.find(attemptId).ifPresent(c -> docker.kill(c.id()));
-        LOG.infof("killing attempt %s: %s", attemptId, reason);
+        try {
+            String refused = docker.find(attemptId).map(c -> docker.kill(c.id())).orElse(null);
+            LOG.infof("killing attempt %s: %s%s", attemptId, reason, refused == null ? "" : " (the engine refused: " + refused + ")");
+        } catch (RuntimeException engineDown) {
+            // the attempt's wait ends it after the kill grace all the same
+            LOG.warnf("killing attempt %s: the engine does not answer (%s)", attemptId, AttemptRunner.message(engineDown));
+        }
     }
 
     private interface Step {
@@ -237,7 +244,7 @@ public final class NodeAgent implements AutoCloseable {
     }
 
     private void heartbeat() {
-        channel.heartbeat(running.heartbeat(settings, images, partition.partition(), startedAt), (metadata, error) -> {
+        channel.heartbeat(running.heartbeat(settings, images, partition.partition(), startedAt, stuck.unhealthyReason()), (metadata, error) -> {
             if (error == null) lastHeartbeatAcked = System.currentTimeMillis();
         });
     }
@@ -257,6 +264,9 @@ public final class NodeAgent implements AutoCloseable {
         channel.bindMetrics(registry);
         io.micrometer.core.instrument.Gauge.builder("flash_executor_attempts_running", running, RunningAttempts::size)
                 .description("attempts this node is preparing, running or reporting").register(registry);
+        io.micrometer.core.instrument.Gauge.builder("flash_executor_stuck_containers", stuck, StuckContainers::size)
+                .description("containers of ended attempts the engine cannot stop or remove; while above 0 the node takes no work")
+                .register(registry);
     }
 
     /**

@@ -33,8 +33,8 @@ public final class RunningAttempts {
         return attempts.size();
     }
 
-    /** Free = total − what running attempts hold, never below zero. */
-    public NodeHeartbeat heartbeat(NodeSettings node, List<String> images, int assignmentPartition, long startedAt) {
+    /** Free = total − what running attempts hold, never below zero; none at all while the node is unhealthy. */
+    public NodeHeartbeat heartbeat(NodeSettings node, List<String> images, int assignmentPartition, long startedAt, String unhealthy) {
         Capacity total = node.capacity();
         double cpu = total.getCpu();
         long memory = total.getMemoryBytes(), disk = total.getDiskBytes();
@@ -47,7 +47,9 @@ public final class RunningAttempts {
         }
         return NodeHeartbeat.newBuilder()
                 .setNodeId(node.nodeId()).setFrameworkId(node.frameworkId())
-                .setTotal(total).setFree(new Capacity(Math.max(0, cpu), Math.max(0, memory), Math.max(0, disk), Math.max(0, gpus)))
+                .setTotal(total).setFree(unhealthy != null ? new Capacity(0.0, 0L, 0L, 0)
+                        : new Capacity(Math.max(0, cpu), Math.max(0, memory), Math.max(0, disk), Math.max(0, gpus)))
+                .setUnhealthy(unhealthy)
                 .setDiskType(node.diskType()).setNetwork(node.network()).setLabels(node.labels())
                 .setImages(images).setRunningAttempts(new ArrayList<>(attempts.keySet()))
                 .setAssignmentPartition(assignmentPartition).setStartedAt(startedAt).setSentAt(System.currentTimeMillis())

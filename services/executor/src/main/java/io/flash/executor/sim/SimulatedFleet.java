@@ -77,11 +77,7 @@ public final class SimulatedFleet implements AutoCloseable {
         int width = String.valueOf(fleet.nodes()).length();
         for (int i = 1; i <= fleet.nodes(); i++) {
             String id = fleet.idPrefix() + "-" + String.format("%0" + width + "d", i);
-            NodeSettings s = new NodeSettings(id, template.frameworkId(), template.capacity(), template.diskType(),
-                    template.network(), template.labels(), template.heartbeatInterval(), template.pullTimeout(),
-                    template.logTailLines(), template.cgroupRoot(), template.usageInterval(), template.workRoot(),
-                    template.logChunkBytes(), template.logBytesPerSecond(), template.objectStore(), template.cacheMaxBytes());
-            nodes.put(id, new Node(s, new RunningAttempts(), new ConcurrentHashMap<>()));
+            nodes.put(id, new Node(template.withNodeId(id), new RunningAttempts(), new ConcurrentHashMap<>()));
         }
         this.order = List.copyOf(nodes.values());
         this.channel = new NodeChannel(topics, template.frameworkId(), bootstrapServers, 5);
@@ -115,7 +111,7 @@ public final class SimulatedFleet implements AutoCloseable {
             for (int i = slice; i < order.size(); i += HEARTBEAT_SLICES) {
                 Node node = order.get(i);
                 channel.heartbeat(node.running().heartbeat(node.settings(), List.of(), partitionOf.get(node.settings().nodeId()),
-                        startedAt), (metadata, error) -> {
+                        startedAt, null), (metadata, error) -> {
                     if (error == null) lastHeartbeatAcked = System.currentTimeMillis();
                 });
             }

@@ -88,6 +88,9 @@ public final class BinPacker {
         if (never != null) {
             return never;
         }
+        if (node.getHeartbeat().getUnhealthy() != null) {
+            return "are unhealthy (" + node.getHeartbeat().getUnhealthy() + ")";
+        }
         Capacity need = task.getResources();
         Capacity free = Resources.minus(node.getHeartbeat().getTotal(), node.getAllocated());
         if (need.getCpu() > free.getCpu() + 1e-9) return "lack free cpu";

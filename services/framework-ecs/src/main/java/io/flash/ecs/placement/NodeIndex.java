@@ -18,12 +18,12 @@ public final class NodeIndex {
     private final TreeMap<Key, NodeRecord> byFreeCpu = new TreeMap<>(ORDER);
     private final Map<String, Key> keys = new HashMap<>();
 
-    /** Adds, moves or (when lost) removes the node. */
+    /** Adds, moves or (when lost, or unhealthy by its own word) removes the node. */
     public void put(NodeRecord node) {
         String id = node.getHeartbeat().getNodeId();
         Key old = keys.remove(id);
         if (old != null) byFreeCpu.remove(old);
-        if (node.getLost()) return;
+        if (node.getLost() || node.getHeartbeat().getUnhealthy() != null) return;
         Key key = new Key(Resources.minus(node.getHeartbeat().getTotal(), node.getAllocated()).getCpu(), id);
         keys.put(id, key);
         byFreeCpu.put(key, node);

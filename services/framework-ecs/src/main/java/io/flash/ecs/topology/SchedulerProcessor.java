@@ -117,7 +117,8 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
         boolean newRoom = node == null || node.getLost() || !node.getHeartbeat().getTotal().equals(heartbeat.getTotal())
                 || !node.getHeartbeat().getLabels().equals(heartbeat.getLabels())
                 || node.getHeartbeat().getDiskType() != heartbeat.getDiskType()
-                || !node.getHeartbeat().getImages().equals(heartbeat.getImages());
+                || !node.getHeartbeat().getImages().equals(heartbeat.getImages())
+                || !java.util.Objects.equals(node.getHeartbeat().getUnhealthy(), heartbeat.getUnhealthy());
         if (node == null) {
             node = NodeRecord.newBuilder().setHeartbeat(heartbeat).setAllocated(Resources.zero())
                     .setPlacedAttempts(new ArrayList<>()).setLastSeenAt(now).setLost(false).build();

@@ -22,7 +22,8 @@ final class ShardHeartbeat {
             if (node.getLost()) continue;
             count++;
             Capacity nodeTotal = node.getHeartbeat().getTotal();
-            Capacity nodeFree = Resources.minus(nodeTotal, node.getAllocated());
+            Capacity nodeFree = node.getHeartbeat().getUnhealthy() != null ? Resources.zero()
+                    : Resources.minus(nodeTotal, node.getAllocated());
             total = Resources.plus(total, nodeTotal);
             free = Resources.plus(free, nodeFree);
             largestFree = Resources.max(largestFree, nodeFree);
