@@ -154,7 +154,13 @@ public final class FlashCli {
                 return 0;
             }
             System.err.println("submitted " + job.getName() + " (submission " + job.getSubmissionId() + "); waiting for its result…");
-            Optional<JobClient.Outcome> outcome = client.awaitOutcome(job.getSubmissionId(), Duration.ofSeconds(timeoutSeconds));
+            Thread progress = progressPrinter(env("FLASH_API_URL", "http://127.0.0.1:8090"), jobId);
+            Optional<JobClient.Outcome> outcome;
+            try {
+                outcome = client.awaitOutcome(job.getSubmissionId(), Duration.ofSeconds(timeoutSeconds));
+            } finally {
+                progress.interrupt();
+            }
             if (outcome.isEmpty()) {
                 System.err.println("no result within " + timeoutSeconds + " s; the job may still be running: flash status " + jobId);
                 return 1;
@@ -169,6 +175,26 @@ public final class FlashCli {
             printResult(outcome.get().result());
             return outcome.get().result().getState() == JobState.SUCCEEDED ? 0 : 1;
         }
+    }
+
+    /** While submit --wait waits: a line whenever the job's progress changes (when the status API answers). */
+    private static Thread progressPrinter(String api, String jobId) {
+        Thread t = new Thread(() -> {
+            String last = null;
+            try {
+                while (!Thread.currentThread().isInterrupted()) {
+                    String now = StatusCommands.progress(api, jobId);
+                    if (now != null && !now.equals(last)) System.err.println("  " + now);
+                    if (now != null) last = now;
+                    Thread.sleep(2000);
+                }
+            } catch (InterruptedException e) {
+                // the result is in
+            }
+        }, "progress");
+        t.setDaemon(true);
+        t.start();
+        return t;
     }
 
     private static void printResult(JobResult r) {

@@ -46,11 +46,22 @@ final class StatusCommands {
     /** Jobs with at most this many task units get a line per task as it progresses; larger ones only the bar. */
     private static final int PER_TASK_LIMIT = 500;
 
+    /** How long watch waits for a just-submitted job to be accepted before it says there is none. */
+    private static final Duration ACCEPT_WAIT = Duration.ofSeconds(60);
+
     static int watch(String api, String jobId) throws Exception {
         String last = "";
         Map<String, String> taskLines = new HashMap<>();
+        long since = System.nanoTime();
+        boolean said = false;
         while (true) {
-            JsonNode body = get(api, jobId, 0, PER_TASK_LIMIT);
+            JsonNode body = get(api, jobId, 0, PER_TASK_LIMIT, System.nanoTime() - since < ACCEPT_WAIT.toNanos());
+            if (body == NOT_YET) {
+                if (!said) System.out.println("waiting for ingest to accept " + jobId + "…");
+                said = true;
+                Thread.sleep(500);
+                continue;
+            }
             if (body == null) return 1;
             JsonNode job = body.get("job");
             int total = job.get("tasksTotal").asInt(), done = job.get("tasksSucceeded").asInt(),
@@ -104,7 +115,27 @@ final class StatusCommands {
         return "[" + "#".repeat(full) + "x".repeat(Math.min(bad, width - full)) + " ".repeat(Math.max(0, width - full - bad)) + "]";
     }
 
+    /** The job is not in the status view yet: just submitted, or rejected (then its reasons are on flash.jobs.rejected). */
+    private static final JsonNode NOT_YET = JSON.createObjectNode();
+
+    /** One line on the job's progress, or null when the status API has nothing to say (yet). */
+    static String progress(String api, String jobId) {
+        try {
+            JsonNode body = get(api, jobId, 0, 1, true);
+            if (body == null || body == NOT_YET) return null;
+            JsonNode job = body.get("job");
+            return String.format("%s: %d/%d tasks done, %d running, %d failed", text(job, "state"), job.get("tasksSucceeded").asInt(),
+                    job.get("tasksTotal").asInt(), job.get("tasksRunning").asInt(), job.get("tasksFailed").asInt());
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
     private static JsonNode get(String api, String jobId, int page, int size) throws Exception {
+        return get(api, jobId, page, size, false);
+    }
+
+    private static JsonNode get(String api, String jobId, int page, int size, boolean notFoundIsNotYet) throws Exception {
         HttpResponse<String> response;
         try {
             response = HTTP.send(HttpRequest.newBuilder(URI.create(api + "/jobs/" + jobId + "?page=" + page + "&size=" + size))
@@ -116,6 +147,7 @@ final class StatusCommands {
             System.err.println("status API at " + api + " failed: " + e.getMessage());
             return null;
         }
+        if (response.statusCode() == 404 && notFoundIsNotYet) return NOT_YET;
         JsonNode body = JSON.readTree(response.body());
         if (response.statusCode() != 200) {
             System.err.println(body.has("error") ? body.get("error").asText() : response.body());
