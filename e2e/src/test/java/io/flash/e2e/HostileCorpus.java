@@ -2,7 +2,9 @@ package io.flash.e2e;
 
 import io.flash.schema.*;
 
-import java.io.ByteArrayOutputStream;
+
+import static io.flash.common.testing.AvroBytes.concat;
+import static io.flash.common.testing.AvroBytes.varint;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.*;
@@ -139,31 +141,13 @@ public final class HostileCorpus {
                 .setResources(ResourceRequest.newBuilder().setCpu(0.25).setMemory("32Mi").build()).build();
     }
 
-    private static byte[] header(int schemaId) {
-        return ByteBuffer.allocate(5).put((byte) 0).putInt(schemaId).array();
-    }
-
-    /** Avro's zig-zag varint of a long. */
-    static byte[] varint(long value) {
-        long n = (value << 1) ^ (value >> 63);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        while ((n & ~0x7FL) != 0) {
-            out.write((int) ((n & 0x7F) | 0x80));
-            n >>>= 7;
-        }
-        out.write((int) n);
-        return out.toByteArray();
-    }
-
     private static byte[] repeat(byte b, int n) {
         byte[] out = new byte[n];
         Arrays.fill(out, b);
         return out;
     }
 
-    static byte[] concat(byte[]... parts) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (byte[] p : parts) out.writeBytes(p);
-        return out.toByteArray();
+    private static byte[] header(int schemaId) {
+        return ByteBuffer.allocate(5).put((byte) 0).putInt(schemaId).array();
     }
 }

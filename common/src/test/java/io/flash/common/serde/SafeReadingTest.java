@@ -12,6 +12,9 @@ import org.apache.avro.specific.SpecificDatumWriter;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
+
+import static io.flash.common.testing.AvroBytes.concat;
+import static io.flash.common.testing.AvroBytes.varint;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -64,24 +67,6 @@ class SafeReadingTest {
         BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
         new SpecificDatumWriter<>(JobSubmission.class).write(job, encoder);
         encoder.flush();
-        return out.toByteArray();
-    }
-
-    /** Avro's zig-zag varint of a long. */
-    static byte[] varint(long value) {
-        long n = (value << 1) ^ (value >> 63);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        while ((n & ~0x7FL) != 0) {
-            out.write((int) ((n & 0x7F) | 0x80));
-            n >>>= 7;
-        }
-        out.write((int) n);
-        return out.toByteArray();
-    }
-
-    static byte[] concat(byte[]... parts) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (byte[] p : parts) out.writeBytes(p);
         return out.toByteArray();
     }
 }
