@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -197,7 +198,11 @@ public final class FlashCli {
         return t;
     }
 
+    /** Shards whose output a result shows; the status API and the job's log files have the rest. */
+    private static final int SHARD_TAILS = 5;
+
     private static void printResult(JobResult r) {
+        String api = env("FLASH_API_URL", "http://127.0.0.1:8090");
         System.out.printf("job %s (%s): %s exit=%s in %.1f s%n", r.getJobId(), r.getName(), r.getState(),
                 r.getExitCode(), (r.getFinishedAt() - r.getAcceptedAt()) / 1000.0);
         if (r.getReason() != null) {
@@ -207,6 +212,14 @@ public final class FlashCli {
             if (t.getShards() > 1) {
                 System.out.printf("  task %-20s %-10s %d shards: %d succeeded, %d failed%n", t.getName(), t.getState(), t.getShards(),
                         t.getShardsSucceeded(), t.getShardsFailed());
+                Map<String, String> tails = StatusCommands.shardTails(api, r.getJobId(), t.getName(), SHARD_TAILS);
+                tails.forEach((shard, tail) -> {
+                    System.out.println("    " + shard + ":");
+                    tail.lines().forEach(line -> System.out.println("    | " + line));
+                });
+                if (tails.size() == SHARD_TAILS) {
+                    System.out.println("    … the other shards': flash status " + r.getJobId() + "; every attempt's full log is in the job workspace, .flash/logs/");
+                }
             } else {
                 System.out.printf("  task %-20s %-10s attempts=%d exit=%s node=%s%n", t.getName(), t.getState(), t.getAttempts(),
                         t.getExitCode(), t.getNodeId());

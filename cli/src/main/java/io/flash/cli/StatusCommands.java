@@ -135,6 +135,29 @@ final class StatusCommands {
         return get(api, jobId, page, size, false);
     }
 
+    /**
+     * The output tails of a scattered task's shards ("name[i]" → tail), the first {@code max} that
+     * have output; empty when the status API does not answer. The result topic carries one summary
+     * per task, the status view one per shard.
+     */
+    static Map<String, String> shardTails(String api, String jobId, String task, int max) {
+        Map<String, String> tails = new LinkedHashMap<>();
+        try {
+            JsonNode body = get(api, jobId, 0, 1000, true);
+            if (body == null || body == NOT_YET) return tails;
+            for (JsonNode unit : body.get("tasks")) {
+                String name = text(unit, "name");
+                JsonNode tail = unit.get("stdoutTail");
+                if (name.startsWith(task + "[") && tail != null && !tail.isNull() && !tail.asText().isBlank() && tails.size() < max) {
+                    tails.put(name, tail.asText());
+                }
+            }
+        } catch (Exception e) {
+            // no status API here: the summary alone is printed
+        }
+        return tails;
+    }
+
     private static JsonNode get(String api, String jobId, int page, int size, boolean notFoundIsNotYet) throws Exception {
         HttpResponse<String> response;
         try {

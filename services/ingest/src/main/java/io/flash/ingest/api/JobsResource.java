@@ -37,11 +37,12 @@ public class JobsResource {
     }
 
     public record TaskView(String taskId, String name, String state, int attempts, Integer exitCode, String failureClass,
-                           String reason, String frameworkId, String nodeId, Long startedAt, Long finishedAt, Long memoryBytes) {
+                           String reason, String frameworkId, String nodeId, Long startedAt, Long finishedAt, Long memoryBytes,
+                           String stdoutTail) {
         static TaskView of(TaskSummary t) {
             return new TaskView(t.getTaskId(), t.getName(), t.getState().name(), t.getAttempts(), t.getExitCode(),
                     t.getFailureClass() == null ? null : t.getFailureClass().name(), t.getReason(), t.getFrameworkId(), t.getNodeId(),
-                    t.getStartedAt(), t.getFinishedAt(), t.getMemoryBytes());
+                    t.getStartedAt(), t.getFinishedAt(), t.getMemoryBytes(), t.getStdoutTail());
         }
     }
 
