@@ -79,6 +79,10 @@ public final class JobValidator {
                     errors.add(error(path + "cpu", task.getResources().getCpu() + " cores is more than any node offers (largest: "
                             + l.capacity().getCpu() + " cores, on " + l.cpuFramework() + ")"));
                 }
+                if (task.getResources().getDiskBytes() > l.capacity().getDiskBytes()) {
+                    errors.add(error(path + "disk", Quantities.format(task.getResources().getDiskBytes()) + " of disk is more than any "
+                            + "node offers (largest: " + Quantities.format(l.capacity().getDiskBytes()) + ")"));
+                }
                 if (task.getResources().getGpus() > l.capacity().getGpus()) {
                     errors.add(error(path + "gpus", task.getResources().getGpus() + " GPUs is more than any node offers (largest: "
                             + l.capacity().getGpus() + ")"));

@@ -26,6 +26,7 @@ public final class FrameworkLimits {
         double cpu = 0;
         long memory = 0;
         int gpus = 0;
+        long disk = 0;
         String cpuFw = null, memFw = null;
         for (FrameworkHeartbeat hb : shards.values()) {
             Capacity c = hb.getLargestNodeTotal();
@@ -35,11 +36,12 @@ public final class FrameworkLimits {
                 cpuFw = hb.getFrameworkId();
             }
             gpus = Math.max(gpus, c.getGpus());
+            disk = Math.max(disk, c.getDiskBytes());
             if (c.getMemoryBytes() > memory) {
                 memory = c.getMemoryBytes();
                 memFw = hb.getFrameworkId();
             }
         }
-        return cpuFw == null ? Optional.empty() : Optional.of(new Largest(new Capacity(cpu, memory, 0L, gpus), cpuFw, memFw));
+        return cpuFw == null ? Optional.empty() : Optional.of(new Largest(new Capacity(cpu, memory, disk, gpus), cpuFw, memFw));
     }
 }
