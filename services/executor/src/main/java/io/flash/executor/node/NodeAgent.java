@@ -149,9 +149,18 @@ public final class NodeAgent implements AutoCloseable {
                     if (assignment == null) continue;
                     if (assignment.getAction() == AssignmentAction.KILL) {
                         kills.add(assignment); // after the batch's starts, so a kill never overtakes its run
-                    } else {
+                    } else if (running.claim(assignment.getAttemptId(), new RunningAttempts.Attempt(assignment.getJobId(),
+                            assignment.getTaskId(), assignment.getTask().getResources()))) {
+                        // claimed here, not on the preparer thread: the next heartbeat lists it even while it waits for a thread
                         batch.add(preparers.submit(() -> {
-                            run(assignment);
+                            try {
+                                run(assignment);
+                            } catch (Exception e) {
+                                // the engine failed before the attempt was handed to a worker: report it, free its claim
+                                guard(assignment.getJobId(), assignment.getTaskId(), assignment.getAttemptId(), () -> {
+                                    throw e;
+                                });
+                            }
                             return null;
                         }));
                     }
@@ -177,12 +186,9 @@ public final class NodeAgent implements AutoCloseable {
         }
     }
 
+    /** An attempt this node has just claimed (a redelivered one is skipped before). */
     private void run(Assignment assignment) throws Exception {
         String attemptId = assignment.getAttemptId();
-        if (!running.claim(attemptId, new RunningAttempts.Attempt(assignment.getJobId(), assignment.getTaskId(),
-                assignment.getTask().getResources()))) {
-            return; // redelivered: already ours
-        }
         Optional<DockerRuntime.ContainerInfo> existing = docker.find(attemptId);
         if (existing.isPresent() && !existing.get().created()) {
             running.release(attemptId); // already ran (or runs) under an earlier process: reconcile handled it

@@ -122,6 +122,9 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
         if (node == null) {
             node = NodeRecord.newBuilder().setHeartbeat(heartbeat).setAllocated(Resources.zero())
                     .setPlacedAttempts(new ArrayList<>()).setLastSeenAt(now).setLost(false).build();
+        } else if (!node.getLost() && node.getHeartbeat().getStartedAt() != heartbeat.getStartedAt()) {
+            node.setRestartSeenAt(now); // its process restarted: what it ran before may be gone with it
+            newRoom = true;
         }
         node.setHeartbeat(heartbeat);
         node.setLastSeenAt(now);
@@ -131,6 +134,9 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
         if (newRoom || now - lastPersisted.getOrDefault(nodeId, 0L) > settings.nodeTimeout().toMillis() / 3) {
             state.putNode(node);
             lastPersisted.put(nodeId, now);
+        }
+        if (node.getRestartSeenAt() != null && now - node.getRestartSeenAt() >= settings.nodeTimeout().toMillis()) {
+            newRoom |= loseWhatARestartedNodeDoesNotHold(node, heartbeat, now);
         }
         // An attempt the node still runs but this shard no longer places (declared lost, or cancelled): stop it.
         for (String attemptId : heartbeat.getRunningAttempts()) {
@@ -182,6 +188,36 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
         schedule(now);
         context.forward(record(settings.frameworkId() + "/" + shard, ShardHeartbeat.of(settings.frameworkId(), shard,
                 settings.acceptLimit(), state.nodes(), state.queue(), now), now), HEARTBEAT_SINK);
+    }
+
+    /**
+     * One node timeout after a node's process restarted (assignments in flight and reconciled
+     * containers have been reported by then), an attempt placed before the restart that its
+     * heartbeat does not list is gone: lost, retried without the user's budget. Without this, a
+     * node back within its timeout kept such attempts "running" for ever.
+     */
+    private boolean loseWhatARestartedNodeDoesNotHold(NodeRecord node, NodeHeartbeat heartbeat, long now) {
+        Set<String> held = new HashSet<>(heartbeat.getRunningAttempts());
+        long restart = node.getRestartSeenAt();
+        boolean freed = false;
+        for (String attemptId : List.copyOf(node.getPlacedAttempts())) {
+            Placement placement = state.placement(attemptId);
+            if (placement == null || placement.getPlacedAt() >= restart || held.contains(attemptId)) continue;
+            TaskReady ready = placement.getDispatch().getReady();
+            release(placement);
+            freed = true;
+            emit(ready.getJobId(), TaskEvent.newBuilder()
+                    .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(attemptId)
+                    .setType(TaskEventType.LOST).setFrameworkId(settings.frameworkId()).setNodeId(placement.getNodeId())
+                    .setFailureClass(FailureClass.NODE_LOST)
+                    .setReason("node " + placement.getNodeId() + " restarted and does not hold this attempt")
+                    .setAt(now).build(), now);
+        }
+        NodeRecord after = state.node(node.getHeartbeat().getNodeId());
+        after.setRestartSeenAt(null);
+        state.putNode(after);
+        lastPersisted.put(node.getHeartbeat().getNodeId(), now);
+        return freed;
     }
 
     private void declareLostNodes(long now) {

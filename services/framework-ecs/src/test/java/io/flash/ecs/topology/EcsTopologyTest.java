@@ -155,6 +155,34 @@ class EcsTopologyTest {
     }
 
     @Test
+    void aNodeBackFromARestartWithoutAnAttemptLosesItAfterOneNodeTimeoutAndKeepsTheOnesItHolds() {
+        NodeHeartbeat before = node("n1", 4, 4096 * MIB, clock.millis());
+        before.setStartedAt(1L);
+        nodes.pipeInput("n1", before);
+        TaskReady kept = dispatch("j", "kept");
+        TaskReady gone = dispatch("j", "gone");
+        events.readValuesToList();
+        // The executor restarts within the node timeout: it re-attached one container, the other is gone.
+        clock.advance(3_000);
+        NodeHeartbeat after = node("n1", 4, 4096 * MIB, clock.millis());
+        after.setStartedAt(2L);
+        after.setRunningAttempts(List.of(kept.getAttemptId()));
+        nodes.pipeInput("n1", after);
+        assertTrue(events.isEmpty(), "in flight or reconciling: nothing is judged at once");
+        for (int i = 0; i < 8; i++) {
+            clock.advance(2_000);
+            after.setSentAt(clock.millis());
+            nodes.pipeInput("n1", after);
+        }
+        var lost = events.readValuesToList().stream().filter(e -> e.getType() == TaskEventType.LOST).toList();
+        assertEquals(List.of(gone.getAttemptId()), lost.stream().map(TaskEvent::getAttemptId).toList());
+        assertEquals(FailureClass.NODE_LOST, lost.get(0).getFailureClass());
+        assertEquals("node n1 restarted and does not hold this attempt", lost.get(0).getReason());
+        nodeEvents.pipeInput("n1", report(kept, AttemptState.SUCCEEDED, 0));
+        assertEquals(TaskEventType.SUCCEEDED, events.readValue().getType(), "the one it held still reports");
+    }
+
+    @Test
     void killsAttemptsANodeRunsThatTheShardNoLongerTracks() {
         NodeHeartbeat hb = node("n1", 4, 4096 * MIB, clock.millis());
         hb.setRunningAttempts(List.of("old.attempt.1"));
