@@ -92,9 +92,9 @@ class ContainmentTest {
         try (JobClient.ResultStream results = client.openResults()) {
             String jobId = client.submit(waiting);
             assertTrue(results.await(jobId, Duration.ofSeconds(8)).isEmpty(), "nothing runs on an unhealthy node");
-            long released = System.nanoTime();
+            long released = System.nanoTime(), releasedAt = System.currentTimeMillis();
             engine.refusing = false;
-            awaitHeartbeat(h -> h.getUnhealthy() == null && h.getSentAt() > System.currentTimeMillis() - 3000, Duration.ofSeconds(30));
+            awaitHeartbeat(h -> h.getUnhealthy() == null && h.getSentAt() > releasedAt, Duration.ofSeconds(30));
             System.out.printf("stuck container removed and node healthy %d ms after the engine let it go%n",
                     (System.nanoTime() - released) / 1_000_000);
             JobResult after = results.await(jobId, Duration.ofSeconds(60)).orElseThrow(() -> new AssertionError("no result after recovery"));
@@ -124,8 +124,10 @@ class ContainmentTest {
                     () -> "the node's CANCELLED event says the engine did not stop it: " + events.values(e -> e.getJobId().equals(jobId)));
             System.out.printf("cancel of an unkillable container completed in %d ms (kill grace 5 s)%n",
                     (System.nanoTime() - cancelled) / 1_000_000);
+            awaitHeartbeat(h -> h.getUnhealthy() != null, Duration.ofSeconds(20));
+            long released = System.currentTimeMillis();
             engine.refusing = false;
-            awaitHeartbeat(h -> h.getUnhealthy() == null && h.getSentAt() > System.currentTimeMillis() - 3000, Duration.ofSeconds(30));
+            awaitHeartbeat(h -> h.getUnhealthy() == null && h.getSentAt() > released, Duration.ofSeconds(30));
         }
         assertEquals("", containersOf(NODE), "no container of the stubborn node is left");
     }
@@ -152,6 +154,42 @@ class ContainmentTest {
         System.out.printf("fork bomb: contained and reported FAILED/TIMEOUT %d ms after submit (timeout 10 s), container gone%n", reportedMs);
         NodeHeartbeat ranIt = awaitOtherHeartbeat(t.getNodeId(), Duration.ofSeconds(10));
         assertNull(ranIt.getUnhealthy(), "the node that ran it stays healthy");
+    }
+
+    @Test
+    @Order(4)
+    void aKillFromOutsideIsRetriedAsInfrastructureWhileAProgramThatKillsItsChildFailsAsItsOwn() throws Exception {
+        TaskSpec victim = task("victim", "sleep 3", 0.25, "32Mi");
+        victim.setNodeLabels(Map.of("kind", "stubborn"));
+        TaskSpec own = task("own", "sleep 60 & kill -9 $!; wait $!", 0.25, "32Mi");
+        own.setNodeLabels(Map.of("kind", "stubborn"));
+        try (TopicTail<TaskEvent> events = new TopicTail<>(stack.bootstrapServers(), client.topics().tasksEvents);
+             JobClient.ResultStream results = client.openResults()) {
+            String jobId = client.submit(job("killed-from-outside", victim));
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            List<TaskEvent> started;
+            while ((started = events.values(e -> e.getJobId().equals(jobId) && e.getType() == TaskEventType.STARTED)).isEmpty()
+                    && System.nanoTime() < deadline) Thread.sleep(100);
+            String attemptId = started.get(0).getAttemptId();
+            Process kill = new ProcessBuilder("docker", "kill", "flash-" + attemptId.replaceAll("[^a-zA-Z0-9_.-]", "_"))
+                    .redirectErrorStream(true).start();
+            assertEquals(0, kill.waitFor(), new String(kill.getInputStream().readAllBytes()));
+            JobResult result = results.await(jobId, Duration.ofSeconds(90)).orElseThrow(() -> new AssertionError("no result"));
+            assertEquals(JobState.SUCCEEDED, result.getState(), () -> String.valueOf(result));
+            TaskSummary t = result.getTasks().get(0);
+            assertEquals(1, t.getInfraFailures(), "the outside kill is the infrastructure's");
+            assertEquals(0, t.getUserFailures(), "and costs the task none of its attempts");
+            TaskEvent failed = events.values(e -> e.getAttemptId() != null && e.getAttemptId().equals(attemptId)
+                    && e.getType() == TaskEventType.FAILED).get(0);
+            assertEquals(FailureClass.INFRASTRUCTURE, failed.getFailureClass());
+            assertTrue(failed.getReason().contains("killed from outside Flash (signal 9"), failed.getReason());
+
+            String ownJob = client.submit(job("kills-its-child", own));
+            JobResult mine = results.await(ownJob, Duration.ofSeconds(60)).orElseThrow(() -> new AssertionError("no result"));
+            assertEquals(JobState.FAILED, mine.getState());
+            assertEquals(FailureClass.USER, mine.getTasks().get(0).getFailureClass(), mine.getTasks().get(0).getReason());
+            assertEquals(137, mine.getTasks().get(0).getExitCode());
+        }
     }
 
     private NodeHeartbeat awaitOtherHeartbeat(String node, Duration wait) throws InterruptedException {

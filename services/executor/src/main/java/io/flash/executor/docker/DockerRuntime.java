@@ -56,6 +56,17 @@ public final class DockerRuntime implements AutoCloseable {
     }
 
     private final DockerClient docker;
+    /**
+     * Containers Flash itself asked the engine to kill or remove, with when: their kill events are
+     * not "from outside". Kept 10 minutes (events arrive within seconds), so the map stays small.
+     */
+    private final Map<String, Long> killedByFlash = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private void noteOwnKill(String containerId) {
+        long now = System.currentTimeMillis();
+        killedByFlash.put(containerId, now);
+        if (killedByFlash.size() > 1000) killedByFlash.values().removeIf(at -> now - at > 600_000);
+    }
 
     private final RegistryAuth registryAuth;
 
@@ -284,6 +295,7 @@ public final class DockerRuntime implements AutoCloseable {
 
     /** Asks the engine to SIGKILL the container; never throws: returns the engine's refusal in words, or null. */
     public String kill(String containerId) {
+        noteOwnKill(containerId);
         try {
             docker.killContainerCmd(containerId).exec();
             return null;
@@ -295,12 +307,58 @@ public final class DockerRuntime implements AutoCloseable {
     }
 
     public void remove(String containerId) {
+        noteOwnKill(containerId); // a forced removal of a running container kills it
         try {
             docker.removeContainerCmd(containerId).withForce(true).exec();
         } catch (NotFoundException e) {
             // already removed
         }
     }
+
+    /**
+     * Follows the engine's kill events for this node's containers and hands on those Flash did not
+     * ask for (container id, signal): a {@code docker kill}, {@code docker stop} or an engine
+     * shutting containers down. A program that kills itself makes no kill event, only its exit.
+     * The subscription is renewed when the engine's stream ends (engine restart).
+     */
+    public AutoCloseable watchOutsideKills(String nodeId, java.util.function.BiConsumer<String, String> killed) {
+        java.util.concurrent.atomic.AtomicBoolean open = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread watcher = new Thread(() -> {
+            while (open.get()) {
+                try (ResultCallback.Adapter<Event> events = docker.eventsCmd().withEventTypeFilter(EventType.CONTAINER)
+                        .withEventFilter("kill").withLabelFilter(Map.of(LABEL_NODE, nodeId))
+                        .exec(new ResultCallback.Adapter<>() {
+                            @Override
+                            public void onNext(Event event) {
+                                String id = event.getId();
+                                if (id != null && !killedByFlash.containsKey(id)) {
+                                    String signal = event.getActor() == null || event.getActor().getAttributes() == null ? null
+                                            : event.getActor().getAttributes().get("signal");
+                                    killed.accept(id, signal == null ? "?" : signal);
+                                }
+                            }
+                        })) {
+                    events.awaitCompletion();
+                } catch (InterruptedException e) {
+                    return;
+                } catch (Exception e) {
+                    // the engine went away; ask again below
+                }
+                try {
+                    Thread.sleep(1000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "engine-kill-events");
+        watcher.setDaemon(true);
+        watcher.start();
+        return () -> {
+            open.set(false);
+            watcher.interrupt();
+        };
+    }
+
 
     /** What the engine said, without docker-java's "Status 500: {"message":...}" wrapping. */
     public static String engineWords(Throwable e) {

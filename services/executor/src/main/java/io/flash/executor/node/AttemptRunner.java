@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -43,6 +44,7 @@ final class AttemptRunner {
     private final Map<String, StreamFeeder> feeders = new ConcurrentHashMap<>();
     private final Map<String, Staging.Failure> streamFailures = new ConcurrentHashMap<>();
     private final StuckContainers stuck;
+    private final OutsideKills outsideKills;
     private final ExecutorService feeding = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "stream-feeder");
         t.setDaemon(true);
@@ -50,8 +52,10 @@ final class AttemptRunner {
     });
 
     AttemptRunner(DockerRuntime docker, NodeSettings settings, AttemptReporter reporter, java.util.Map<String, String> killReasons,
-                  UsageSampler usage, Staging staging, StuckContainers stuck, io.micrometer.core.instrument.MeterRegistry meters) {
+                  UsageSampler usage, Staging staging, StuckContainers stuck, OutsideKills outsideKills,
+                  io.micrometer.core.instrument.MeterRegistry meters) {
         this.stuck = stuck;
+        this.outsideKills = outsideKills;
         this.createTime = containerTimer(meters, "create");
         this.startTime = containerTimer(meters, "start");
         this.docker = docker;
@@ -206,6 +210,7 @@ final class AttemptRunner {
         String killReason = killReasons.remove(attemptId);
         Staging.Failure streamFailure = streamFailures.remove(attemptId);
         String unstoppable = exit.unstoppable() == null ? "" : "; " + exit.unstoppable();
+        String outside;
         if (exit.unstoppable() != null) {
             stuck.add(containerId, attemptId, exit.unstoppable());
         }
@@ -233,6 +238,10 @@ final class AttemptRunner {
         } else if (exit.oomKilled()) {
             finish(jobId, taskId, attemptId, AttemptState.FAILED, exit.exitCode(), FailureClass.OOM_KILLED,
                     "the kernel killed it for exceeding its memory limit", containerId, observed, List.of());
+        } else if ((outside = outsideKills.take(containerId, exit.exitCode(), Duration.ofSeconds(1))) != null) {
+            finish(jobId, taskId, attemptId, AttemptState.FAILED, exit.exitCode(), FailureClass.INFRASTRUCTURE,
+                    "the container was killed from outside Flash (signal " + outside + ": docker kill, docker stop or an engine "
+                            + "shutdown); retried without spending the task's attempts", containerId, observed, List.of());
         } else {
             finish(jobId, taskId, attemptId, AttemptState.FAILED, exit.exitCode(), FailureClass.USER, null, containerId,
                     observed, List.of());

@@ -40,6 +40,8 @@ public final class NodeAgent implements AutoCloseable {
     });
     private final RunningAttempts running = new RunningAttempts();
     private final StuckContainers stuck = new StuckContainers();
+    private final OutsideKills outsideKills = new OutsideKills();
+    private AutoCloseable killWatch;
     private final Map<String, String> killReasons = new ConcurrentHashMap<>();
     private final ExecutorService workers = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "attempt-worker");
@@ -87,11 +89,15 @@ public final class NodeAgent implements AutoCloseable {
                 var sent = channel.log(chunk);
                 if (await) sent.get(30, TimeUnit.SECONDS);
             }
-        }, killReasons, usage, new Staging(settings.workRoot(), this::objectStore, this::inputCache), stuck, meters);
+        }, killReasons, usage, new Staging(settings.workRoot(), this::objectStore, this::inputCache), stuck, outsideKills, meters);
     }
 
     public void start() throws InterruptedException {
         docker.ping();
+        killWatch = docker.watchOutsideKills(settings.nodeId(), (containerId, signal) -> {
+            LOG.warnf("container %s was killed from outside Flash (signal %s)", containerId, signal);
+            outsideKills.record(containerId, signal);
+        });
         String assignments = TopicNames.frameworkAssignments(settings.frameworkId());
         int partitions = NodeChannel.assignmentPartitions(consumer, settings.frameworkId(), Duration.ofSeconds(120)).size();
         partition = new TopicPartition(assignments,
@@ -306,6 +312,13 @@ public final class NodeAgent implements AutoCloseable {
     @Override
     public void close() {
         stopping = true;
+        if (killWatch != null) {
+            try {
+                killWatch.close();
+            } catch (Exception ignored) {
+                // a daemon thread; it ends with the process
+            }
+        }
         timers.shutdownNow();
         samplers.shutdownNow();
         consumer.wakeup();
