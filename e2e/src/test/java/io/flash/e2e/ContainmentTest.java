@@ -192,6 +192,29 @@ class ContainmentTest {
         }
     }
 
+    @Test
+    @Order(5)
+    void aRestartedNodeLeavesAnotherPlatformsContainerWithTheSameNodeIdAlone() throws Exception {
+        String name = "flash-other-platform-" + UUID.randomUUID();
+        Process create = new ProcessBuilder("docker", "create", "--name", name, "--label", "io.flash.node=" + NODE,
+                "--label", "io.flash.attempt=other.job.t.1", "--label", "io.flash.job=other.job", "--label", "io.flash.task=other.job.t",
+                "--label", "io.flash.platform=another-kafka-cluster", "flash/shell:1", "true").redirectErrorStream(true).start();
+        assertEquals(0, create.waitFor(), new String(create.getInputStream().readAllBytes()));
+        try {
+            stack.kill(NODE);
+            stack.startInstance(NODE, "executor", PORT, Map.of("FLASH_NODE_ID", NODE, "FLASH_DOCKER_HOST", engine.dockerHost(),
+                    "FLASH_NODE_LABELS", "kind=stubborn", "FLASH_NODE_KILL_GRACE", "5s", "FLASH_NODE_CPU", "1", "FLASH_NODE_MEMORY", "1Gi"));
+            stack.awaitReady(NODE, Duration.ofSeconds(120));
+            Thread.sleep(3000); // reconciling happens before the node reports ready; give a late one time to show
+            Process inspect = new ProcessBuilder("docker", "inspect", "-f", "{{.State.Status}}", name).redirectErrorStream(true).start();
+            String status = new String(inspect.getInputStream().readAllBytes()).strip();
+            inspect.waitFor();
+            assertEquals("created", status, "the other platform's container was not started, reported or removed");
+        } finally {
+            new ProcessBuilder("docker", "rm", "-f", name).start().waitFor();
+        }
+    }
+
     private NodeHeartbeat awaitOtherHeartbeat(String node, Duration wait) throws InterruptedException {
         long deadline = System.nanoTime() + wait.toNanos();
         long since = System.currentTimeMillis();

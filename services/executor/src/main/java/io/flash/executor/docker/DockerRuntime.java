@@ -22,6 +22,8 @@ public final class DockerRuntime implements AutoCloseable {
     public static final String LABEL_JOB = "io.flash.job";
     public static final String LABEL_TASK = "io.flash.task";
     public static final String LABEL_ATTEMPT = "io.flash.attempt";
+    /** The platform a container belongs to (its Kafka cluster's id): two platforms can share one engine. */
+    public static final String LABEL_PLATFORM = "io.flash.platform";
     /** Mount points inside every container. */
     public static final String WORKSPACE = "/workspace";
     public static final String WORK = "/work";
@@ -56,6 +58,12 @@ public final class DockerRuntime implements AutoCloseable {
     }
 
     private final DockerClient docker;
+    private volatile String platform = "";
+
+    /** Labels every container this runtime makes, and limits what it finds, to one platform. */
+    public void forPlatform(String platformId) {
+        this.platform = platformId;
+    }
     /**
      * Containers Flash itself asked the engine to kill or remove, with when: their kill events are
      * not "from outside". Kept 10 minutes (events arrive within seconds), so the map stays small.
@@ -148,7 +156,7 @@ public final class DockerRuntime implements AutoCloseable {
     public List<ContainerInfo> containersOf(String nodeId) {
         List<ContainerInfo> found = new ArrayList<>();
         for (Container c : docker.listContainersCmd().withShowAll(true)
-                .withLabelFilter(Map.of(LABEL_NODE, nodeId)).exec()) {
+                .withLabelFilter(Map.of(LABEL_NODE, nodeId, LABEL_PLATFORM, platform)).exec()) {
             Map<String, String> labels = c.getLabels();
             found.add(new ContainerInfo(c.getId(), labels.get(LABEL_ATTEMPT), labels.get(LABEL_JOB), labels.get(LABEL_TASK), c.getState()));
         }
@@ -185,7 +193,8 @@ public final class DockerRuntime implements AutoCloseable {
                 .withName(containerName(attemptId))
                 .withCmd(command)
                 .withEnv(env)
-                .withLabels(Map.of(LABEL_NODE, nodeId, LABEL_JOB, jobId, LABEL_TASK, taskId, LABEL_ATTEMPT, attemptId))
+                .withLabels(Map.of(LABEL_NODE, nodeId, LABEL_JOB, jobId, LABEL_TASK, taskId, LABEL_ATTEMPT, attemptId,
+                        LABEL_PLATFORM, platform))
                 .withUser(USER)
                 .withWorkingDir(task.getWorkdir() != null ? task.getWorkdir() : WORK)
                 .withHostConfig(host);
@@ -326,7 +335,7 @@ public final class DockerRuntime implements AutoCloseable {
         Thread watcher = new Thread(() -> {
             while (open.get()) {
                 try (ResultCallback.Adapter<Event> events = docker.eventsCmd().withEventTypeFilter(EventType.CONTAINER)
-                        .withEventFilter("kill").withLabelFilter(Map.of(LABEL_NODE, nodeId))
+                        .withEventFilter("kill").withLabelFilter(Map.of(LABEL_NODE, nodeId, LABEL_PLATFORM, platform))
                         .exec(new ResultCallback.Adapter<>() {
                             @Override
                             public void onNext(Event event) {

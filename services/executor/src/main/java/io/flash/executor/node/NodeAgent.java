@@ -71,7 +71,10 @@ public final class NodeAgent implements AutoCloseable {
     private Thread pollThread;
     private TopicPartition partition;
 
+    private final String bootstrapServers;
+
     public NodeAgent(NodeSettings settings, DockerRuntime docker, FlashTopics topics, String bootstrapServers) {
+        this.bootstrapServers = bootstrapServers;
         this.settings = settings;
         this.docker = docker;
         this.consumer = NodeChannel.assignmentConsumer(bootstrapServers, "flash-executor-" + settings.nodeId(), 100);
@@ -94,6 +97,7 @@ public final class NodeAgent implements AutoCloseable {
 
     public void start() throws InterruptedException {
         docker.ping();
+        docker.forPlatform(platformId());
         killWatch = docker.watchOutsideKills(settings.nodeId(), (containerId, signal) -> {
             LOG.warnf("container %s was killed from outside Flash (signal %s)", containerId, signal);
             outsideKills.record(containerId, signal);
@@ -117,7 +121,18 @@ public final class NodeAgent implements AutoCloseable {
                 settings.capacity().getCpu(), settings.capacity().getMemoryBytes() >> 20, partition);
     }
 
-    /** After a restart: every container of this node is re-attached, started, or reported. */
+    /** The Kafka cluster's id: what tells this platform's containers from another's on a shared engine. */
+    private String platformId() throws InterruptedException {
+        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
+                Map.of(org.apache.kafka.clients.admin.AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+            return admin.describeCluster().clusterId().get(120, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("could not learn the Kafka cluster's id from " + bootstrapServers
+                    + " (is the broker up?): " + e.getMessage(), e);
+        }
+    }
+
+    /** After a restart: every container of this node and platform is re-attached, started, or reported. */
     private void reconcile() {
         for (DockerRuntime.ContainerInfo c : docker.containersOf(settings.nodeId())) {
             if (c.attemptId() == null) continue;
