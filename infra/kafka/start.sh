@@ -58,7 +58,11 @@ if [ ! -f "$dir/data/meta.properties" ]; then
   while [ "${cluster_id#-}" != "$cluster_id" ]; do
     cluster_id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | cut -c1-22)"
   done
-  java "${java_opts[@]}" -cp "$lib/*" kafka.tools.StorageTool format -t "$cluster_id" -c "$dir/server.properties" --standalone >"$logs/kafka-format.log" 2>&1 \
+  # transaction.version=1: under load, transactions v2 (Kafka 4.x's default) left a Streams producer
+  # retrying OUT_OF_ORDER_SEQUENCE_NUMBER for ever ("expected sequence 0 for transactions v2 ... no
+  # existing state") and its shard stalled; exactly-once keeps working on the earlier protocol.
+  java "${java_opts[@]}" -cp "$lib/*" kafka.tools.StorageTool format -t "$cluster_id" -c "$dir/server.properties" --standalone \
+    --feature transaction.version=1 >"$logs/kafka-format.log" 2>&1 \
     || die "formatting the Kafka data directory failed; see $logs/kafka-format.log"
 fi
 

@@ -29,6 +29,6 @@ PROPS
 if [ ! -f /data/kafka/meta.properties ]; then
   id="-"
   while [ "${id#-}" != "$id" ]; do id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | cut -c1-22)"; done
-  java -cp '/opt/kafka/lib/*' kafka.tools.StorageTool format -t "$id" -c /tmp/server.properties --standalone
+  java -cp '/opt/kafka/lib/*' kafka.tools.StorageTool format -t "$id" -c /tmp/server.properties --standalone --feature transaction.version=1
 fi
 exec java -Xms256m -Xmx512m -XX:+UseSerialGC -Dlog4j2.configurationFile=/opt/kafka/log4j2.properties -cp '/opt/kafka/lib/*' kafka.Kafka /tmp/server.properties
