@@ -18,21 +18,16 @@ import static org.junit.jupiter.api.Assertions.*;
  * grace, with the engine's words, and the node takes no work until the container is gone; a fork
  * bomb is stopped by the pids limit and its timeout, reported, and leaves nothing behind.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class ContainmentTest {
+class ContainmentTest extends StackTest {
 
     private static final int PORT = 18130;
     private static final String NODE = "stubborn-node";
-    private FlashStack stack;
-    private JobClient client;
     private RefusingEngine engine;
     private TopicTail<NodeHeartbeat> heartbeats;
 
     @BeforeAll
     void startAStubbornNode() throws Exception {
-        stack = FlashStack.shared();
-        client = new JobClient(stack.bootstrapServers(), stack.registryUrl());
         heartbeats = new TopicTail<>(stack.bootstrapServers(), client.topics().frameworkNodes("ecs"));
         engine = new RefusingEngine(Path.of("/var/run/docker.sock"), stack.dataDir().resolve("refusing-docker.sock"),
                 line -> line.matches("(POST \\S*/containers/\\S+/kill|DELETE \\S*/containers/\\S+)(\\?\\S*)? HTTP/1.1"));
@@ -58,7 +53,6 @@ class ContainmentTest {
         Thread.sleep(16_000);
         if (engine != null) engine.close();
         if (heartbeats != null) heartbeats.close();
-        if (client != null) client.close();
         Process rm = new ProcessBuilder("sh", "-c", "docker ps -aq --filter label=io.flash.node=" + NODE + " | xargs -r docker rm -f")
                 .inheritIO().start();
         rm.waitFor();
@@ -249,13 +243,5 @@ class ContainmentTest {
         String out = new String(ps.getInputStream().readAllBytes()).strip();
         ps.waitFor();
         return out;
-    }
-
-    private JobResult run(JobSubmission job, Duration timeout) throws Exception {
-        try (JobClient.ResultStream results = client.openResults()) {
-            String jobId = client.submit(job);
-            return results.await(jobId, timeout).orElseThrow(() -> new AssertionError("no result for " + job.getName()
-                    + " within " + timeout + "; logs in " + stack.logs()));
-        }
     }
 }

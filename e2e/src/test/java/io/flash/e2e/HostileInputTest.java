@@ -32,20 +32,15 @@ import static org.junit.jupiter.api.Assertions.*;
  * every record gets a rejection naming its field or a dead letter with a reason, every service stays
  * ready, no consumer group is left behind, and a good job submitted afterwards succeeds.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class HostileInputTest {
+class HostileInputTest extends StackTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
-    private FlashStack stack;
-    private JobClient client;
     private KafkaProducer<byte[], byte[]> raw;
     private HostileCorpus corpus;
 
     @BeforeAll
     void start() throws Exception {
-        stack = FlashStack.shared();
-        client = new JobClient(stack.bootstrapServers(), stack.registryUrl());
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers());
         props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 2 << 20);
@@ -61,7 +56,6 @@ class HostileInputTest {
     @AfterAll
     void stop() {
         if (raw != null) raw.close();
-        if (client != null) client.close();
     }
 
     @Test
