@@ -73,6 +73,10 @@ public final class JobPlanner {
         if (unit == null || !event.getAttemptId().equals(unit.getAttemptId()) || FINAL.contains(unit.getState())) {
             return; // a late or duplicate event of an old attempt
         }
+        if (event.getFailureClass() == FailureClass.FRAMEWORK_LOST
+                && (unit.getState() == TaskState.PLACED || unit.getState() == TaskState.RUNNING)) {
+            return; // the dispatcher moved it before it read the placement: a node holds it and reports its end
+        }
         switch (event.getType()) {
             case HELD -> {
                 unit.setReason(event.getReason());

@@ -136,6 +136,30 @@ class JobPlannerTest {
     }
 
     @Test
+    void aFrameworkLossReportedAfterThePlacementIsIgnoredSoTheAttemptNeverRunsTwice() {
+        planner.accept(job("j", task("a")), 1L);
+        TaskReady attempt = plan.drainReady().get(0);
+        TaskEvent placed = event(attempt, TaskEventType.PLACED);
+        placed.setNodeId("n1");
+        planner.onEvent(placed, 2L);
+        planner.onEvent(ended(attempt, TaskEventType.LOST, FailureClass.FRAMEWORK_LOST, null), 3L);
+        assertTrue(plan.drainReady().isEmpty(), "no second attempt beside the placed one");
+        planner.onEvent(ended(attempt, TaskEventType.SUCCEEDED, null, 0), 4L);
+        assertEquals(JobState.SUCCEEDED, plan.onlyResult().getState());
+        assertEquals(1, plan.onlyResult().getTasks().get(0).getAttempts());
+    }
+
+    @Test
+    void aFrameworkLossBeforeThePlacementRetriesWithoutTheUsersBudget() {
+        planner.accept(job("j", task("a")), 1L);
+        planner.onEvent(ended(plan.drainReady().get(0), TaskEventType.LOST, FailureClass.FRAMEWORK_LOST, null), 2L);
+        TaskReady retry = plan.drainReady().get(0);
+        assertEquals("j.a.2", retry.getAttemptId());
+        planner.onEvent(ended(retry, TaskEventType.SUCCEEDED, null, 0), 3L);
+        assertEquals(0, plan.onlyResult().getTasks().get(0).getUserFailures());
+    }
+
+    @Test
     void infrastructureBudgetRunsOut() {
         planner.accept(job("j", task("a")), 1L);
         for (int i = 0; i < 3; i++) {

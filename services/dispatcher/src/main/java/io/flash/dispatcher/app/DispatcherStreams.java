@@ -31,9 +31,10 @@ public class DispatcherStreams {
     Topology topology(@ConfigProperty(name = "flash.registry.url") String registryUrl,
                       @ConfigProperty(name = "flash.dispatcher.heartbeat-timeout", defaultValue = "15s") Duration heartbeatTimeout,
                       @ConfigProperty(name = "flash.dispatcher.retry-interval", defaultValue = "500ms") Duration retryInterval,
-                      @ConfigProperty(name = "flash.dispatcher.redispatch-grace", defaultValue = "15s") Duration redispatchGrace) {
+                      @ConfigProperty(name = "flash.dispatcher.redispatch-grace", defaultValue = "15s") Duration redispatchGrace,
+                      @ConfigProperty(name = "flash.dispatcher.blind-after", defaultValue = "5s") Duration blindAfter) {
         return DispatcherTopology.build(new FlashTopics(new RegistryValueSerdes(registryUrl)),
                 new FrameworkSelector(heartbeatTimeout.toMillis()),
-                new DispatcherTopology.Settings(retryInterval, redispatchGrace), Clock.systemUTC(), meters);
+                new DispatcherTopology.Settings(retryInterval, redispatchGrace, blindAfter), Clock.systemUTC(), meters);
     }
 }

@@ -4,6 +4,7 @@ import io.flash.dispatcher.selection.Decision;
 import io.flash.dispatcher.selection.FrameworkSelector;
 import io.flash.dispatcher.selection.Requirement;
 import io.flash.dispatcher.selection.Reservations;
+import io.flash.dispatcher.selection.SilenceWatch;
 import io.flash.schema.*;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -29,7 +30,8 @@ import static io.flash.dispatcher.topology.DispatcherTopology.*;
  */
 final class DispatchProcessor implements Processor<String, SpecificRecord, String, SpecificRecord> {
 
-    private static final EnumSet<TaskEventType> LEAVES_INFLIGHT = EnumSet.of(TaskEventType.STARTED,
+    /** Placed is enough: from then on a node holds the attempt, and moving it could run it twice. */
+    private static final EnumSet<TaskEventType> LEAVES_INFLIGHT = EnumSet.of(TaskEventType.PLACED, TaskEventType.STARTED,
             TaskEventType.SUCCEEDED, TaskEventType.FAILED, TaskEventType.CANCELLED, TaskEventType.LOST);
 
     private final FrameworkSelector selector;
@@ -37,6 +39,7 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
     private final Clock clock;
     /** Sent to each shard and perhaps not in its heartbeat yet; in memory, rebuilt by new heartbeats after a restart. */
     private final Reservations reservations = new Reservations(30_000);
+    private final SilenceWatch silence;
     private ProcessorContext<String, SpecificRecord> context;
     private KeyValueStore<String, FrameworkHeartbeat> frameworks;
     private KeyValueStore<String, HeldTask> held;
@@ -52,6 +55,7 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
         this.movedCount = decisions(meters, "moved-from-silent-framework");
         this.selector = selector;
         this.settings = settings;
+        this.silence = new SilenceWatch(settings.blindAfter().toMillis());
         this.clock = clock;
     }
 
@@ -70,6 +74,7 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
             long now = clock.millis();
             // One read of the frameworks store per round, not one per held attempt.
             List<FrameworkHeartbeat> shards = frameworkShards();
+            silence.observe(shards, now);
             redispatchFromSilentShards(shards, now);
             retryHeld(shards, now);
         });
@@ -113,15 +118,15 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
 
     /**
      * A shard silent for longer than the heartbeat timeout gets nothing new (the selector skips it);
-     * after the further grace, what it was sent and has not started goes elsewhere.
+     * once it has been silent for the timeout and the further grace in time the dispatcher could
+     * see ({@link SilenceWatch}), what it was sent and has not placed goes elsewhere.
      */
     private void redispatchFromSilentShards(List<FrameworkHeartbeat> shards, long now) {
         long abandonAfter = selector.heartbeatTimeoutMillis() + settings.redispatchGrace().toMillis();
         Map<String, Long> abandoned = new HashMap<>();
         for (FrameworkHeartbeat hb : shards) {
-            if (now - hb.getSentAt() > abandonAfter) {
-                abandoned.put(FrameworkSelector.key(hb.getFrameworkId(), hb.getShard()), now - hb.getSentAt());
-            }
+            String key = FrameworkSelector.key(hb.getFrameworkId(), hb.getShard());
+            if (silence.silentFor(key) > abandonAfter) abandoned.put(key, silence.silentFor(key));
         }
         if (abandoned.isEmpty()) return;
         List<TaskDispatch> stranded = new ArrayList<>();
@@ -136,13 +141,13 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
             TaskReady ready = old.getReady();
             inflight.delete(ready.getAttemptId());
             movedCount.increment();
-            TaskReady fence = TaskReady.newBuilder(ready).setCancel(true)
+            TaskReady fence = TaskReady.newBuilder(ready).setCancel(true).setFence(true)
                     .setCancelFramework(old.getFrameworkId()).setCancelShard(old.getShard()).build();
             forwardDispatch(fence, old.getFrameworkId(), old.getShard(), now);
             long silentSeconds = abandoned.get(FrameworkSelector.key(old.getFrameworkId(), old.getShard())) / 1000;
             emit(ready, TaskEventType.LOST, old.getFrameworkId(), old.getShard(), FailureClass.FRAMEWORK_LOST,
                     old.getFrameworkId() + " shard " + old.getShard() + " sent no heartbeat for " + silentSeconds
-                            + " s before starting it; its dispatch there is cancelled", now);
+                            + " s before placing it; its dispatch there is cancelled", now);
         }
     }
 

@@ -22,14 +22,14 @@ import java.util.Set;
  * ({@link #FRAMEWORKS_STORE}); ready attempts are routed to the chosen framework's tasks topic, on
  * the partition of the chosen scheduling shard. Attempts that fit nowhere yet wait in
  * {@link #HELD_STORE} and are retried on a wall-clock punctuation. Dispatched attempts stay in
- * {@link #INFLIGHT_STORE} until they start, so that those stranded on a framework that went DOWN
+ * {@link #INFLIGHT_STORE} until they are placed, so that those stranded on a framework that went DOWN
  * can be fenced and sent elsewhere.
  */
 public final class DispatcherTopology {
 
     public static final String FRAMEWORKS_STORE = "dispatcher-frameworks";
     public static final String HELD_STORE = "dispatcher-held";
-    /** attempt id → where it was sent, until its framework reports it started or settled. */
+    /** attempt id → where it was sent, until its framework reports it placed or settled. */
     public static final String INFLIGHT_STORE = "dispatcher-inflight";
 
     private static final String HEARTBEATS = "framework-heartbeats";
@@ -42,9 +42,13 @@ public final class DispatcherTopology {
 
     /**
      * @param retryInterval    how often held attempts are tried again and silent frameworks checked
-     * @param redispatchGrace  how long after a framework shard is DOWN its not-started attempts move elsewhere
+     * @param redispatchGrace  how long after a framework shard is DOWN its not-placed attempts move elsewhere
+     * @param blindAfter       no heartbeat from any framework for this long: the dispatcher cannot see, and counts nobody's silence
      */
-    public record Settings(Duration retryInterval, Duration redispatchGrace) {
+    public record Settings(Duration retryInterval, Duration redispatchGrace, Duration blindAfter) {
+        public Settings(Duration retryInterval, Duration redispatchGrace) {
+            this(retryInterval, redispatchGrace, Duration.ofSeconds(5));
+        }
     }
 
     private DispatcherTopology() {

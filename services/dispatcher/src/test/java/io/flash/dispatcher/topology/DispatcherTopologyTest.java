@@ -130,27 +130,28 @@ class DispatcherTopologyTest {
         heartbeats.pipeInput("ecs/0", framework("ecs", 0, 8, 8192 * MIB, clock.millis()));
         heartbeats.pipeInput("hpc/0", halfBusy("hpc", clock.millis()));
         TaskReady queued = ready("j", task("a"), 1);
-        TaskReady started = ready("j", task("b"), 1);
+        TaskReady placed = ready("j", task("b"), 1);
         ready.pipeInput(queued.getJobId(), queued);
-        ready.pipeInput(started.getJobId(), started);
+        ready.pipeInput(placed.getJobId(), placed);
         assertEquals(2, ecsTasks.readValuesToList().size(), "the larger framework takes both");
         events.readValuesToList();
-        taskEvents.pipeInput("j", TaskEvent.newBuilder().setJobId("j").setTaskId(started.getTaskId())
-                .setAttemptId(started.getAttemptId()).setType(TaskEventType.STARTED).setFrameworkId("ecs").setAt(clock.millis()).build());
+        taskEvents.pipeInput("j", TaskEvent.newBuilder().setJobId("j").setTaskId(placed.getTaskId())
+                .setAttemptId(placed.getAttemptId()).setType(TaskEventType.PLACED).setFrameworkId("ecs").setAt(clock.millis()).build());
 
-        // hpc keeps reporting; ecs falls silent. DOWN after 15 s, moved after 10 s more.
-        for (int i = 0; i < 12; i++) {
+        // hpc keeps reporting; ecs falls silent. DOWN after 15 s, moved after 10 s more of silence seen.
+        for (int i = 0; i < 13; i++) {
             clock.advance(2_000);
             heartbeats.pipeInput("hpc/0", halfBusy("hpc", clock.millis()));
             harness.driver.advanceWallClockTime(Duration.ofSeconds(2));
         }
         events.readValuesToList().forEach(e -> assertNotEquals(TaskEventType.LOST, e.getType(), "not before 25 s: " + e));
         clock.advance(2_000);
+        heartbeats.pipeInput("hpc/0", halfBusy("hpc", clock.millis()));
         harness.driver.advanceWallClockTime(Duration.ofSeconds(2));
 
         var fences = ecsTasks.readValuesToList();
-        assertEquals(1, fences.size(), "only the attempt that had not started is moved");
-        assertTrue(fences.get(0).getReady().getCancel());
+        assertEquals(1, fences.size(), "only the attempt not placed on a node is moved: a placed one may already run");
+        assertTrue(fences.get(0).getReady().getCancel() && fences.get(0).getReady().getFence());
         assertEquals(queued.getAttemptId(), fences.get(0).getReady().getAttemptId());
         var lost = events.readValuesToList();
         assertEquals(1, lost.size());
@@ -167,6 +168,34 @@ class DispatcherTopologyTest {
         clock.advance(2_000);
         harness.driver.advanceWallClockTime(Duration.ofSeconds(2));
         assertTrue(ecsTasks.isEmpty() && events.isEmpty(), "moved once");
+    }
+
+    @Test
+    void whenNoFrameworkHeartbeatArrivesTheDispatcherIsBlindAndFencesNothing() {
+        heartbeats.pipeInput("ecs/0", framework("ecs", 0, 8, 8192 * MIB, clock.millis()));
+        heartbeats.pipeInput("hpc/0", halfBusy("hpc", clock.millis()));
+        TaskReady queued = ready("j", task("a"), 1);
+        ready.pipeInput(queued.getJobId(), queued);
+        assertEquals(1, ecsTasks.readValuesToList().size());
+        events.readValuesToList();
+        harness.driver.advanceWallClockTime(Duration.ofSeconds(1));
+
+        // A 60 s broker outage (or every framework frozen at once): no heartbeat reaches anyone.
+        for (int i = 0; i < 30; i++) {
+            clock.advance(2_000);
+            harness.driver.advanceWallClockTime(Duration.ofSeconds(2));
+        }
+        // The broker is back: hpc's heartbeat arrives first, ecs's a few seconds later.
+        for (int i = 0; i < 3; i++) {
+            clock.advance(1_000);
+            heartbeats.pipeInput("hpc/0", halfBusy("hpc", clock.millis()));
+            harness.driver.advanceWallClockTime(Duration.ofSeconds(1));
+        }
+        heartbeats.pipeInput("ecs/0", framework("ecs", 0, 8, 8192 * MIB, clock.millis()));
+        harness.driver.advanceWallClockTime(Duration.ofSeconds(1));
+
+        assertTrue(ecsTasks.isEmpty(), "nothing fenced: the silence was the dispatcher's blindness");
+        events.readValuesToList().forEach(e -> assertNotEquals(TaskEventType.LOST, e.getType(), e::toString));
     }
 
     @Test

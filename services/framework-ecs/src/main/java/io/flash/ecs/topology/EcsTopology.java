@@ -17,13 +17,15 @@ import java.time.Duration;
  * co-partitioned: partition i of all three is scheduling shard i, which owns the nodes whose id
  * hashes to i and the tasks the dispatcher routed to i. State per shard: {@link #NODES_STORE}
  * (node id → NodeRecord), {@link #QUEUE_STORE} (attempt id → TaskDispatch waiting for a node),
- * {@link #PLACEMENTS_STORE} (attempt id → Placement).
+ * {@link #PLACEMENTS_STORE} (attempt id → Placement), {@link #SHARD_STORE} (the shard's own clock).
  */
 public final class EcsTopology {
 
     public static final String NODES_STORE = "ecs-nodes";
     public static final String QUEUE_STORE = "ecs-queue";
     public static final String PLACEMENTS_STORE = "ecs-placements";
+    /** The shard's own clock: when it last ticked, and before when its dispatches are fenced ({@link ShardState}). */
+    public static final String SHARD_STORE = "ecs-shard";
 
     static final String TASKS = "framework-tasks";
     static final String NODES = "node-heartbeats";
@@ -33,11 +35,22 @@ public final class EcsTopology {
     static final String EVENTS_SINK = "task-events";
     static final String HEARTBEAT_SINK = "framework-heartbeats";
 
-    /** Knobs of one framework; defaults in application.properties. */
+    /**
+     * Knobs of one framework; defaults in application.properties.
+     *
+     * @param fenceAfterAbsence a shard that did not tick for longer (frozen, stopped, cut off) drops
+     *                          what it had not placed: the dispatcher may have moved it meanwhile.
+     *                          Below the dispatcher's heartbeat timeout + redispatch grace (30 s).
+     */
     public record Settings(String frameworkId, Duration nodeTimeout, Duration tick, int acceptLimit, QueueQuotas quotas,
-                           int preemptionsPerMinute) {
+                           int preemptionsPerMinute, Duration fenceAfterAbsence) {
         public Settings(String frameworkId, Duration nodeTimeout, Duration tick, int acceptLimit) {
             this(frameworkId, nodeTimeout, tick, acceptLimit, QueueQuotas.none(), 10);
+        }
+
+        public Settings(String frameworkId, Duration nodeTimeout, Duration tick, int acceptLimit, QueueQuotas quotas,
+                        int preemptionsPerMinute) {
+            this(frameworkId, nodeTimeout, tick, acceptLimit, quotas, preemptionsPerMinute, Duration.ofSeconds(20));
         }
     }
 
@@ -66,6 +79,8 @@ public final class EcsTopology {
                 topics.storeSerde(TaskDispatch.class)).withCachingEnabled(), SCHEDULER);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PLACEMENTS_STORE), Serdes.String(),
                 topics.storeSerde(Placement.class)).withCachingEnabled(), SCHEDULER);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SHARD_STORE), Serdes.String(),
+                Serdes.Long()).withCachingEnabled(), SCHEDULER);
         topology.addSink(ASSIGNMENTS_SINK, topics.frameworkAssignments(fw).name(), Serdes.String().serializer(),
                 topics.frameworkAssignments(fw).valueSerde().serializer(), SCHEDULER);
         topology.addSink(EVENTS_SINK, topics.tasksEvents.name(), topics.tasksEvents.keySerde().serializer(),

@@ -38,7 +38,13 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
     private final Map<String, Long> lastPersisted = new HashMap<>();
     private ProcessorContext<String, SpecificRecord> context;
     private ShardState state;
+    private NodeLiveness liveness;
     private int shard;
+    /** Dispatches sent before this were fenced by an absence of this shard; see {@link #noticeAbsence}. */
+    private long fencedBefore;
+    /** Last tick; how long the last absence lasted; whether its queue is still to be fenced. */
+    private long lastTick, lastAbsence;
+    private boolean queueToFence;
     /**
      * True from the end of a full pass until room may have appeared (an attempt ended, a node came
      * or grew): meanwhile every queued attempt is known not to fit, so a newly queued one is tried
@@ -65,15 +71,23 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
         this.context = context;
         this.state = new ShardState(context); // also after a revival: the stores may have been restored
         this.shard = context.taskId().partition();
+        long now = clock.millis();
+        this.liveness = new NodeLiveness(state, settings.frameworkId(), settings.nodeTimeout().toMillis(), now);
+        this.fencedBefore = state.fencedBefore();
+        noticeAbsence(now);
         context.schedule(settings.tick(), PunctuationType.WALL_CLOCK_TIME, ts -> tick());
     }
 
     @Override
     public void process(Record<String, SpecificRecord> record) {
         long now = clock.millis();
+        if (now - lastTick > settings.fenceAfterAbsence().toMillis()) noticeAbsence(now); // before the first tick back
+        dropFencedQueue(now);
         SpecificRecord value = record.value();
         if (value instanceof TaskDispatch dispatch && dispatch.getReady().getCancel()) {
             cancel(dispatch.getReady(), now);
+        } else if (value instanceof TaskDispatch dispatch && dispatch.getDispatchedAt() < fencedBefore) {
+            emit(dispatch.getReady().getJobId(), lostInAbsence(dispatch.getReady(), now), now);
         } else if (value instanceof TaskDispatch dispatch) {
             String attemptId = dispatch.getReady().getAttemptId();
             if (state.placement(attemptId) == null && state.queued(attemptId) == null) {
@@ -92,12 +106,18 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
         }
     }
 
-    /** Queued here: dropped and reported. Placed here: its node is told to kill it, and reports. */
+    /**
+     * Queued here: dropped and reported. Placed here: its node is told to kill it, and reports —
+     * unless it is the dispatcher's fence of an attempt it moved: that one was placed before the
+     * fence was decided, a node holds it and it runs to its end (the dispatcher moves only what it
+     * has not seen placed; a retry of it never runs beside it).
+     */
     private void cancel(TaskReady request, long now) {
         String attemptId = request.getAttemptId();
         if (state.queued(attemptId) != null) {
             state.dequeue(attemptId);
             lastHoldReason.remove(attemptId);
+            if (request.getFence()) return; // the dispatcher has reported it LOST already
             emit(request.getJobId(), TaskEvent.newBuilder()
                     .setJobId(request.getJobId()).setTaskId(request.getTaskId()).setAttemptId(attemptId)
                     .setType(TaskEventType.CANCELLED).setFrameworkId(settings.frameworkId()).setShard(shard)
@@ -105,7 +125,7 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
             return;
         }
         Placement placement = state.placement(attemptId);
-        if (placement != null) {
+        if (placement != null && !request.getFence()) {
             kill(placement.getNodeId(), request.getJobId(), request.getTaskId(), attemptId, "cancelled", now);
         }
     }
@@ -135,8 +155,11 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
             state.putNode(node);
             lastPersisted.put(nodeId, now);
         }
-        if (node.getRestartSeenAt() != null && now - node.getRestartSeenAt() >= settings.nodeTimeout().toMillis()) {
-            newRoom |= loseWhatARestartedNodeDoesNotHold(node, heartbeat, now);
+        if (node.getRestartSeenAt() != null) {
+            List<TaskEvent> forgotten = liveness.loseWhatARestartedNodeDoesNotHold(node, heartbeat, now);
+            forgotten.forEach(e -> emit(e.getJobId(), e, now));
+            newRoom |= !forgotten.isEmpty();
+            if (state.node(nodeId).getRestartSeenAt() == null) lastPersisted.put(nodeId, now);
         }
         // An attempt the node still runs but this shard no longer places (declared lost, or cancelled): stop it.
         for (String attemptId : heartbeat.getRunningAttempts()) {
@@ -177,72 +200,65 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
             out.setType(TaskEventType.FAILED).setFailureClass(FailureClass.PREEMPTED)
                     .setReason("stopped to make room for higher-priority attempt " + placement.getPreemptedBy());
         }
-        release(placement);
+        state.release(placement);
         emit(ready.getJobId(), out.build(), now);
         return true;
     }
 
     private void tick() {
         long now = clock.millis();
-        declareLostNodes(now);
+        noticeAbsence(now);
+        dropFencedQueue(now);
+        liveness.declareSilentNodesLost(now, metrics.nodesLost::increment).forEach(e -> emit(e.getJobId(), e, now));
         schedule(now);
         context.forward(record(settings.frameworkId() + "/" + shard, ShardHeartbeat.of(settings.frameworkId(), shard,
                 settings.acceptLimit(), state.nodes(), state.queue(), now), now), HEARTBEAT_SINK);
     }
 
     /**
-     * One node timeout after a node's process restarted (assignments in flight and reconciled
-     * containers have been reported by then), an attempt placed before the restart that its
-     * heartbeat does not list is gone: lost, retried without the user's budget. Without this, a
-     * node back within its timeout kept such attempts "running" for ever.
+     * A shard that did not tick for longer than {@code fenceAfterAbsence} — frozen (SIGSTOP, a long
+     * pause), stopped, or cut off from Kafka — cannot know what the dispatcher moved meanwhile: it
+     * fences every dispatch sent before now (queued ones and those still unread) instead of placing
+     * an attempt that may already run elsewhere. Its placed attempts stay: the dispatcher never moves
+     * those. After any pause longer than a third of the node timeout, its nodes get a full timeout
+     * of grace: the shard did not hear them, which is not their silence.
      */
-    private boolean loseWhatARestartedNodeDoesNotHold(NodeRecord node, NodeHeartbeat heartbeat, long now) {
-        Set<String> held = new HashSet<>(heartbeat.getRunningAttempts());
-        long restart = node.getRestartSeenAt();
-        boolean freed = false;
-        for (String attemptId : List.copyOf(node.getPlacedAttempts())) {
-            Placement placement = state.placement(attemptId);
-            if (placement == null || placement.getPlacedAt() >= restart || held.contains(attemptId)) continue;
-            TaskReady ready = placement.getDispatch().getReady();
-            release(placement);
-            freed = true;
-            emit(ready.getJobId(), TaskEvent.newBuilder()
-                    .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(attemptId)
-                    .setType(TaskEventType.LOST).setFrameworkId(settings.frameworkId()).setNodeId(placement.getNodeId())
-                    .setFailureClass(FailureClass.NODE_LOST)
-                    .setReason("node " + placement.getNodeId() + " restarted and does not hold this attempt")
-                    .setAt(now).build(), now);
+    private void noticeAbsence(long now) {
+        Long last = state.lastTickAt();
+        if (last != null) {
+            long away = now - last;
+            if (away > settings.fenceAfterAbsence().toMillis()) {
+                fencedBefore = now;
+                lastAbsence = away;
+                queueToFence = true;
+                state.fenceBefore(now);
+            }
+            if (away > settings.nodeTimeout().toMillis() / 3) liveness.shardWasAway(now);
         }
-        NodeRecord after = state.node(node.getHeartbeat().getNodeId());
-        after.setRestartSeenAt(null);
-        state.putNode(after);
-        lastPersisted.put(node.getHeartbeat().getNodeId(), now);
-        return freed;
+        state.ticked(now);
+        lastTick = now;
     }
 
-    private void declareLostNodes(long now) {
-        List<NodeRecord> lost = state.nodes().stream()
-                .filter(n -> !n.getLost() && now - n.getLastSeenAt() > settings.nodeTimeout().toMillis()).toList();
-        for (NodeRecord node : lost) {
-            String nodeId = node.getHeartbeat().getNodeId();
-            for (String attemptId : List.copyOf(node.getPlacedAttempts())) {
-                Placement placement = state.placement(attemptId);
-                if (placement == null) continue;
-                TaskReady ready = placement.getDispatch().getReady();
-                state.unplace(attemptId);
-                emit(ready.getJobId(), TaskEvent.newBuilder()
-                        .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(attemptId)
-                        .setType(TaskEventType.LOST).setFrameworkId(settings.frameworkId()).setNodeId(nodeId)
-                        .setFailureClass(FailureClass.NODE_LOST)
-                        .setReason("node " + nodeId + " sent no heartbeat for " + (now - node.getLastSeenAt()) / 1000 + " s")
-                        .setAt(now).build(), now);
-            }
-            metrics.nodesLost.increment();
-            node.setLost(true);
-            node.setAllocated(Resources.zero());
-            node.setPlacedAttempts(new ArrayList<>());
-            state.putNode(node);
+    /** After an absence: what was queued before it is dropped and reported lost (not from init: it cannot forward). */
+    private void dropFencedQueue(long now) {
+        if (!queueToFence) return;
+        for (TaskDispatch dispatch : List.copyOf(state.queue())) {
+            if (dispatch.getDispatchedAt() >= fencedBefore) continue;
+            state.dequeue(dispatch.getReady().getAttemptId());
+            lastHoldReason.remove(dispatch.getReady().getAttemptId());
+            emit(dispatch.getReady().getJobId(), lostInAbsence(dispatch.getReady(), now), now);
         }
+        queueToFence = false;
+    }
+
+    private TaskEvent lostInAbsence(TaskReady ready, long now) {
+        return TaskEvent.newBuilder()
+                .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(ready.getAttemptId())
+                .setType(TaskEventType.LOST).setFrameworkId(settings.frameworkId()).setShard(shard)
+                .setFailureClass(FailureClass.FRAMEWORK_LOST)
+                .setReason(settings.frameworkId() + " shard " + shard + " did not run for " + lastAbsence / 1000
+                        + " s (frozen, stopped or cut off from Kafka) and the dispatcher may have moved this attempt meanwhile")
+                .setAt(now).build();
     }
 
     /** A full pass: every queued attempt in fair-share order. */
@@ -368,19 +384,6 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
         }
         return "; preempting " + victims.size() + " lower-priority attempt" + (victims.size() == 1 ? "" : "s")
                 + " on " + plan.get().nodeId();
-    }
-
-    private void release(Placement placement) {
-        state.unplace(placement.getAttemptId());
-        NodeRecord node = state.node(placement.getNodeId());
-        if (node == null || !node.getPlacedAttempts().contains(placement.getAttemptId())) {
-            return;
-        }
-        node.setAllocated(Resources.minus(node.getAllocated(), placement.getDispatch().getReady().getTask().getResources()));
-        List<String> placed = new ArrayList<>(node.getPlacedAttempts());
-        placed.remove(placement.getAttemptId());
-        node.setPlacedAttempts(placed);
-        state.putNode(node);
     }
 
     private void kill(String nodeId, String jobId, String taskId, String attemptId, String reason, long now) {

@@ -1,6 +1,7 @@
 package io.flash.ecs.topology;
 
 import io.flash.ecs.placement.NodeIndex;
+import io.flash.ecs.placement.Resources;
 import io.flash.ecs.queue.Holdings;
 import io.flash.schema.*;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -21,6 +22,7 @@ final class ShardState {
     private final KeyValueStore<String, NodeRecord> nodeStore;
     private final KeyValueStore<String, TaskDispatch> queueStore;
     private final KeyValueStore<String, Placement> placementStore;
+    private final KeyValueStore<String, Long> clockStore;
     private final Map<String, NodeRecord> nodes = new TreeMap<>();
     private final Map<String, TaskDispatch> queue = new LinkedHashMap<>(); // arrival order breaks ties
     private final Holdings holdings = new Holdings();
@@ -30,6 +32,7 @@ final class ShardState {
         nodeStore = context.getStateStore(NODES_STORE);
         queueStore = context.getStateStore(QUEUE_STORE);
         placementStore = context.getStateStore(PLACEMENTS_STORE);
+        clockStore = context.getStateStore(SHARD_STORE);
         try (KeyValueIterator<String, NodeRecord> it = nodeStore.all()) {
             it.forEachRemaining(kv -> {
                 nodes.put(kv.key, kv.value);
@@ -106,6 +109,39 @@ final class ShardState {
     void unplace(String attemptId) {
         placementStore.delete(attemptId);
         holdings.remove(attemptId);
+    }
+
+    /** Takes the attempt's room back from its node. */
+    void release(Placement placement) {
+        unplace(placement.getAttemptId());
+        NodeRecord node = node(placement.getNodeId());
+        if (node == null || !node.getPlacedAttempts().contains(placement.getAttemptId())) {
+            return;
+        }
+        node.setAllocated(Resources.minus(node.getAllocated(), placement.getDispatch().getReady().getTask().getResources()));
+        List<String> placed = new ArrayList<>(node.getPlacedAttempts());
+        placed.remove(placement.getAttemptId());
+        node.setPlacedAttempts(placed);
+        putNode(node);
+    }
+
+    /** When this shard last ticked (committed with what it did then), or null before its first tick. */
+    Long lastTickAt() {
+        return clockStore.get("lastTickAt");
+    }
+
+    void ticked(long now) {
+        clockStore.put("lastTickAt", now);
+    }
+
+    /** Dispatches sent before this moment were fenced by an absence of this shard (0: none). */
+    long fencedBefore() {
+        Long at = clockStore.get("fencedBefore");
+        return at == null ? 0 : at;
+    }
+
+    void fenceBefore(long now) {
+        clockStore.put("fencedBefore", now);
     }
 
     Holdings holdings() {

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 
 import static io.flash.common.testing.Samples.*;
 import static org.junit.jupiter.api.Assertions.*;
@@ -124,15 +125,78 @@ class EcsTopologyTest {
         dispatch("j", "b");
         events.readValuesToList();
 
-        clock.advance(20_000);
-        harness.driver.advanceWallClockTime(Duration.ofSeconds(20));
-        var lost = events.readValuesToList();
+        runFor(20);
+        var lost = events.readValuesToList().stream().filter(e -> e.getType() != TaskEventType.HELD).toList();
         assertEquals(2, lost.size());
         for (TaskEvent e : lost) {
             assertEquals(TaskEventType.LOST, e.getType());
             assertEquals(FailureClass.NODE_LOST, e.getFailureClass());
-            assertTrue(e.getReason().startsWith("node n1 sent no heartbeat for 20 s"), e.getReason());
+            assertTrue(e.getReason().startsWith("node n1 sent no heartbeat for 16 s"), e.getReason());
         }
+    }
+
+    /** The shard running normally: a tick every second. */
+    private void runFor(int seconds) {
+        for (int i = 0; i < seconds; i++) {
+            clock.advance(1_000);
+            harness.driver.advanceWallClockTime(Duration.ofSeconds(1));
+        }
+    }
+
+    @Test
+    void aShardBackFromAnAbsenceFencesWhatItHadNotPlacedKeepsItsPlacementsAndDoesNotBlameItsNodes() {
+        NodeHeartbeat n1 = node("n1", 0.5, 4096 * MIB, clock.millis());
+        nodes.pipeInput("n1", n1);
+        TaskReady placed = dispatch("j", "placed");
+        TaskReady queued = dispatch("j", "queued");
+        runFor(2);
+        assertEquals(List.of(placed.getAttemptId()), assignments.readValuesToList().stream().map(Assignment::getAttemptId).toList());
+        events.readValuesToList();
+
+        // Frozen for 40 s (SIGSTOP): no tick, nothing read. A dispatch sent meanwhile waits unread.
+        clock.advance(20_000);
+        long sentWhileAway = clock.millis();
+        clock.advance(20_000);
+        tasks.pipeInput("j", TaskDispatch.newBuilder().setFrameworkId("ecs").setShard(0).setReady(ready("j", task("unread"), 1))
+                .setDispatchedAt(sentWhileAway).build());
+        runFor(1);
+
+        var lost = events.readValuesToList().stream().filter(e -> e.getType() == TaskEventType.LOST).toList();
+        assertEquals(Set.of(queued.getAttemptId(), "j.unread.1"), lost.stream().map(TaskEvent::getAttemptId).collect(java.util.stream.Collectors.toSet()),
+                "what it had not placed is fenced: the dispatcher may have moved it meanwhile");
+        lost.forEach(e -> {
+            assertEquals(FailureClass.FRAMEWORK_LOST, e.getFailureClass());
+            assertTrue(e.getReason().startsWith("ecs shard 0 did not run for 40 s"), e.getReason());
+        });
+        assertTrue(assignments.isEmpty(), "the fenced attempts are not placed and the placed one is not killed");
+
+        // Its node heartbeats again from now; it is not blamed for the 40 s the shard did not listen.
+        for (int i = 0; i < 5; i++) {
+            n1.setSentAt(clock.millis());
+            nodes.pipeInput("n1", n1);
+            runFor(1);
+        }
+        assertTrue(events.readValuesToList().stream().noneMatch(e -> e.getType() == TaskEventType.LOST));
+        nodeEvents.pipeInput("n1", report(placed, AttemptState.SUCCEEDED, 0));
+        assertEquals(TaskEventType.SUCCEEDED, events.readValue().getType(), "the placement ran on and reports");
+    }
+
+    @Test
+    void theDispatchersFenceDropsAQueuedAttemptSilentlyAndLeavesAPlacedOneRunning() {
+        nodes.pipeInput("n1", node("n1", 0.5, 1024 * MIB, clock.millis()));
+        TaskReady placed = dispatch("j", "a");
+        TaskReady queued = dispatch("j", "b");
+        assignments.readValuesToList();
+        events.readValuesToList();
+        for (TaskReady r : List.of(queued, placed)) {
+            tasks.pipeInput(r.getTaskId(), TaskDispatch.newBuilder().setFrameworkId("ecs").setShard(0)
+                    .setReady(TaskReady.newBuilder(r).setCancel(true).setFence(true).build()).setDispatchedAt(clock.millis()).build());
+        }
+        assertTrue(events.isEmpty(), "the dispatcher reported the queued one LOST already");
+        assertTrue(assignments.isEmpty(), "the placed one is on a node and runs to its end");
+        nodes.pipeInput("n1", node("n1", 0.5, 1024 * MIB, clock.millis()));
+        runFor(2);
+        assertTrue(assignments.isEmpty(), "the fenced one is never placed");
     }
 
     @Test
