@@ -73,9 +73,9 @@ public final class JobPlanner {
         if (unit == null || !event.getAttemptId().equals(unit.getAttemptId()) || FINAL.contains(unit.getState())) {
             return; // a late or duplicate event of an old attempt
         }
-        if (event.getFailureClass() == FailureClass.FRAMEWORK_LOST
+        if (event.getFailureClass() == FailureClass.FRAMEWORK_LOST && event.getNodeId() == null
                 && (unit.getState() == TaskState.PLACED || unit.getState() == TaskState.RUNNING)) {
-            return; // the dispatcher moved it before it read the placement: a node holds it and reports its end
+            return; // the dispatcher moved it before it read the placement: its shard stops it and reports the end
         }
         switch (event.getType()) {
             case HELD -> {

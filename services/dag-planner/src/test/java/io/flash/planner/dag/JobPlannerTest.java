@@ -142,11 +142,19 @@ class JobPlannerTest {
         TaskEvent placed = event(attempt, TaskEventType.PLACED);
         placed.setNodeId("n1");
         planner.onEvent(placed, 2L);
-        planner.onEvent(ended(attempt, TaskEventType.LOST, FailureClass.FRAMEWORK_LOST, null), 3L);
+        TaskEvent movedByTheDispatcher = ended(attempt, TaskEventType.LOST, FailureClass.FRAMEWORK_LOST, null);
+        movedByTheDispatcher.setNodeId(null);
+        planner.onEvent(movedByTheDispatcher, 3L);
         assertTrue(plan.drainReady().isEmpty(), "no second attempt beside the placed one");
-        planner.onEvent(ended(attempt, TaskEventType.SUCCEEDED, null, 0), 4L);
+        // Its shard reads the fence and stops it: that end, from its node, is retried.
+        TaskEvent stopped = ended(attempt, TaskEventType.LOST, FailureClass.FRAMEWORK_LOST, null);
+        stopped.setNodeId("n1");
+        planner.onEvent(stopped, 4L);
+        TaskReady retry = plan.drainReady().get(0);
+        assertEquals("j.a.2", retry.getAttemptId());
+        planner.onEvent(ended(retry, TaskEventType.SUCCEEDED, null, 0), 5L);
         assertEquals(JobState.SUCCEEDED, plan.onlyResult().getState());
-        assertEquals(1, plan.onlyResult().getTasks().get(0).getAttempts());
+        assertEquals(0, plan.onlyResult().getTasks().get(0).getUserFailures());
     }
 
     @Test

@@ -42,12 +42,13 @@ public class EcsStreams {
                       @ConfigProperty(name = "flash.framework.tick") Duration tick,
                       @ConfigProperty(name = "flash.framework.accept-limit") int acceptLimit,
                       @ConfigProperty(name = "flash.framework.quotas", defaultValue = " ") String quotas,
-                      @ConfigProperty(name = "flash.framework.preemptions-per-minute", defaultValue = "10") int preemptionsPerMinute)
+                      @ConfigProperty(name = "flash.framework.preemptions-per-minute", defaultValue = "10") int preemptionsPerMinute,
+                      @ConfigProperty(name = "flash.framework.fence-after-absence", defaultValue = "20s") Duration fenceAfterAbsence)
             throws Exception {
         PlatformSetup.createTopics(new PlatformSetup.Settings(bootstrap, registryUrl, 1, List.of(frameworkId), shards,
                 assignmentPartitions), false);
         return EcsTopology.build(new FlashTopics(new RegistryValueSerdes(registryUrl)),
                 new EcsTopology.Settings(frameworkId, nodeTimeout, tick, acceptLimit,
-                        QueueQuotas.parse(quotas), preemptionsPerMinute), Clock.systemUTC(), meters);
+                        QueueQuotas.parse(quotas), preemptionsPerMinute, fenceAfterAbsence), Clock.systemUTC(), meters);
     }
 }

@@ -34,12 +34,14 @@ public final class EcsTopology {
     static final String ASSIGNMENTS_SINK = "assignments";
     static final String EVENTS_SINK = "task-events";
     static final String HEARTBEAT_SINK = "framework-heartbeats";
+    /** The shard's own tasks partition: the marker of {@link CatchUp}. */
+    static final String OWN_TASKS_SINK = "own-tasks";
 
     /**
      * Knobs of one framework; defaults in application.properties.
      *
-     * @param fenceAfterAbsence a shard that did not tick for longer (frozen, stopped, cut off) drops
-     *                          what it had not placed: the dispatcher may have moved it meanwhile.
+     * @param fenceAfterAbsence a shard that did not tick for longer (frozen, stopped, cut off) places
+     *                          nothing until it has read the fences written meanwhile ({@link CatchUp}).
      *                          Below the dispatcher's heartbeat timeout + redispatch grace (30 s).
      */
     public record Settings(String frameworkId, Duration nodeTimeout, Duration tick, int acceptLimit, QueueQuotas quotas,
@@ -85,6 +87,10 @@ public final class EcsTopology {
                 topics.frameworkAssignments(fw).valueSerde().serializer(), SCHEDULER);
         topology.addSink(EVENTS_SINK, topics.tasksEvents.name(), topics.tasksEvents.keySerde().serializer(),
                 topics.tasksEvents.valueSerde().serializer(), SCHEDULER);
+        topology.addSink(OWN_TASKS_SINK, topics.frameworkTasks(fw).name(), Serdes.String().serializer(),
+                topics.frameworkTasks(fw).valueSerde().serializer(),
+                (String topic, String key, TaskDispatch value, int partitions) -> java.util.Optional.of(java.util.Set.of(CatchUp.shardOf(key) % partitions)),
+                SCHEDULER);
         topology.addSink(HEARTBEAT_SINK, topics.frameworkHeartbeats.name(), topics.frameworkHeartbeats.keySerde().serializer(),
                 topics.frameworkHeartbeats.valueSerde().serializer(), SCHEDULER);
         return topology;

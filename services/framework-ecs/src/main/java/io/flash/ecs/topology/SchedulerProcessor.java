@@ -40,11 +40,7 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
     private ShardState state;
     private NodeLiveness liveness;
     private int shard;
-    /** Dispatches sent before this were fenced by an absence of this shard; see {@link #noticeAbsence}. */
-    private long fencedBefore;
-    /** Last tick; how long the last absence lasted; whether its queue is still to be fenced. */
-    private long lastTick, lastAbsence;
-    private boolean queueToFence;
+    private CatchUp catchUp;
     /**
      * True from the end of a full pass until room may have appeared (an attempt ended, a node came
      * or grew): meanwhile every queued attempt is known not to fit, so a newly queued one is tried
@@ -73,21 +69,23 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
         this.shard = context.taskId().partition();
         long now = clock.millis();
         this.liveness = new NodeLiveness(state, settings.frameworkId(), settings.nodeTimeout().toMillis(), now);
-        this.fencedBefore = state.fencedBefore();
-        noticeAbsence(now);
+        // Judged at the first record or tick: init may neither write to a store nor forward.
+        this.catchUp = new CatchUp(settings.fenceAfterAbsence().toMillis(), shard, state.lastTickAt(), state.markerAt(), now);
         context.schedule(settings.tick(), PunctuationType.WALL_CLOCK_TIME, ts -> tick());
     }
 
     @Override
     public void process(Record<String, SpecificRecord> record) {
         long now = clock.millis();
-        if (now - lastTick > settings.fenceAfterAbsence().toMillis()) noticeAbsence(now); // before the first tick back
-        dropFencedQueue(now);
+        if (catchUp.endsAnAbsence(now)) noticeAbsence(now); // before the first tick back
         SpecificRecord value = record.value();
-        if (value instanceof TaskDispatch dispatch && dispatch.getReady().getCancel()) {
+        if (value == null && CatchUp.isMarker(record.key())) {
+            if (catchUp.markerRead(record.key())) {
+                state.markerAt(null);
+                schedule(now); // every fence written before the marker has been read
+            }
+        } else if (value instanceof TaskDispatch dispatch && dispatch.getReady().getCancel()) {
             cancel(dispatch.getReady(), now);
-        } else if (value instanceof TaskDispatch dispatch && dispatch.getDispatchedAt() < fencedBefore) {
-            emit(dispatch.getReady().getJobId(), lostInAbsence(dispatch.getReady(), now), now);
         } else if (value instanceof TaskDispatch dispatch) {
             String attemptId = dispatch.getReady().getAttemptId();
             if (state.placement(attemptId) == null && state.queued(attemptId) == null) {
@@ -107,10 +105,11 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
     }
 
     /**
-     * Queued here: dropped and reported. Placed here: its node is told to kill it, and reports —
-     * unless it is the dispatcher's fence of an attempt it moved: that one was placed before the
-     * fence was decided, a node holds it and it runs to its end (the dispatcher moves only what it
-     * has not seen placed; a retry of it never runs beside it).
+     * Queued here: dropped and reported. Placed here: its node is told to kill it, and reports. A
+     * dispatcher's fence is the same, except that a fenced queued attempt was reported LOST already
+     * and a fenced placed one (placed before this shard read the fence) ends as FRAMEWORK_LOST: the
+     * planner may have retried it or kept it, depending on which report it read first, and either
+     * way it must not run beside its retry.
      */
     private void cancel(TaskReady request, long now) {
         String attemptId = request.getAttemptId();
@@ -125,8 +124,10 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
             return;
         }
         Placement placement = state.placement(attemptId);
-        if (placement != null && !request.getFence()) {
-            kill(placement.getNodeId(), request.getJobId(), request.getTaskId(), attemptId, "cancelled", now);
+        if (placement != null) {
+            if (request.getFence()) state.markFenced(placement, now);
+            kill(placement.getNodeId(), request.getJobId(), request.getTaskId(), attemptId, request.getFence()
+                    ? "the dispatcher moved it while this shard was silent" : "cancelled", now);
         }
     }
 
@@ -196,7 +197,10 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
             case FAILED -> out.setType(TaskEventType.FAILED);
             case CANCELLED -> out.setType(TaskEventType.CANCELLED);
         }
-        if (placement.getPreemptedBy() != null && event.getState() != AttemptState.SUCCEEDED) {
+        if (placement.getFencedAt() != null && event.getState() != AttemptState.SUCCEEDED) {
+            out.setType(TaskEventType.LOST).setFailureClass(FailureClass.FRAMEWORK_LOST)
+                    .setReason("stopped: the dispatcher had moved it while " + settings.frameworkId() + " shard " + shard + " was silent");
+        } else if (placement.getPreemptedBy() != null && event.getState() != AttemptState.SUCCEEDED) {
             out.setType(TaskEventType.FAILED).setFailureClass(FailureClass.PREEMPTED)
                     .setReason("stopped to make room for higher-priority attempt " + placement.getPreemptedBy());
         }
@@ -208,7 +212,6 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
     private void tick() {
         long now = clock.millis();
         noticeAbsence(now);
-        dropFencedQueue(now);
         liveness.declareSilentNodesLost(now, metrics.nodesLost::increment).forEach(e -> emit(e.getJobId(), e, now));
         schedule(now);
         context.forward(record(settings.frameworkId() + "/" + shard, ShardHeartbeat.of(settings.frameworkId(), shard,
@@ -216,56 +219,27 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
     }
 
     /**
-     * A shard that did not tick for longer than {@code fenceAfterAbsence} — frozen (SIGSTOP, a long
-     * pause), stopped, or cut off from Kafka — cannot know what the dispatcher moved meanwhile: it
-     * fences every dispatch sent before now (queued ones and those still unread) instead of placing
-     * an attempt that may already run elsewhere. Its placed attempts stay: the dispatcher never moves
-     * those. After any pause longer than a third of the node timeout, its nodes get a full timeout
-     * of grace: the shard did not hear them, which is not their silence.
+     * After any pause longer than a third of the node timeout, the nodes get a full timeout of
+     * grace (the shard did not hear them, which is not their silence); after one longer than
+     * {@code fenceAfterAbsence}, placement waits for a marker ({@link CatchUp}).
      */
     private void noticeAbsence(long now) {
-        Long last = state.lastTickAt();
-        if (last != null) {
-            long away = now - last;
-            if (away > settings.fenceAfterAbsence().toMillis()) {
-                fencedBefore = now;
-                lastAbsence = away;
-                queueToFence = true;
-                state.fenceBefore(now);
-            }
-            if (away > settings.nodeTimeout().toMillis() / 3) liveness.shardWasAway(now);
+        long away = catchUp.away(now);
+        if (catchUp.endsAnAbsence(now)) {
+            String marker = catchUp.markerWritten(now);
+            state.markerAt(now);
+            context.forward(new Record<String, SpecificRecord>(marker, null, now), OWN_TASKS_SINK);
         }
+        if (away > settings.nodeTimeout().toMillis() / 3) liveness.shardWasAway(now);
         state.ticked(now);
-        lastTick = now;
-    }
-
-    /** After an absence: what was queued before it is dropped and reported lost (not from init: it cannot forward). */
-    private void dropFencedQueue(long now) {
-        if (!queueToFence) return;
-        for (TaskDispatch dispatch : List.copyOf(state.queue())) {
-            if (dispatch.getDispatchedAt() >= fencedBefore) continue;
-            state.dequeue(dispatch.getReady().getAttemptId());
-            lastHoldReason.remove(dispatch.getReady().getAttemptId());
-            emit(dispatch.getReady().getJobId(), lostInAbsence(dispatch.getReady(), now), now);
-        }
-        queueToFence = false;
-    }
-
-    private TaskEvent lostInAbsence(TaskReady ready, long now) {
-        return TaskEvent.newBuilder()
-                .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(ready.getAttemptId())
-                .setType(TaskEventType.LOST).setFrameworkId(settings.frameworkId()).setShard(shard)
-                .setFailureClass(FailureClass.FRAMEWORK_LOST)
-                .setReason(settings.frameworkId() + " shard " + shard + " did not run for " + lastAbsence / 1000
-                        + " s (frozen, stopped or cut off from Kafka) and the dispatcher may have moved this attempt meanwhile")
-                .setAt(now).build();
+        catchUp.ticked(now);
     }
 
     /** A full pass: every queued attempt in fair-share order. */
     private void schedule(long now) {
         queueSettled = false;
         fitsNowhere.clear();
-        if (state.queue().isEmpty()) return;
+        if (state.queue().isEmpty() || catchUp.holding()) return;
         Collection<NodeRecord> nodes = state.nodes();
         Capacity total = Resources.zero();
         Capacity largestFree = Resources.zero();
@@ -296,6 +270,7 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
 
     /** A newly queued attempt while the rest of the queue is known not to fit. */
     private void tryAlone(TaskDispatch dispatch, long now) {
+        if (catchUp.holding()) return;
         tryPlace(dispatch, state.holdings(), state.nodes(), now);
     }
 

@@ -101,6 +101,11 @@ final class ShardState {
         holdings.markPreempting(placement.getAttemptId());
     }
 
+    void markFenced(Placement placement, long now) {
+        placement.setFencedAt(now);
+        placementStore.put(placement.getAttemptId(), placement);
+    }
+
     void markStarted(Placement placement) {
         placement.setStarted(true);
         placementStore.put(placement.getAttemptId(), placement);
@@ -134,14 +139,14 @@ final class ShardState {
         clockStore.put("lastTickAt", now);
     }
 
-    /** Dispatches sent before this moment were fenced by an absence of this shard (0: none). */
-    long fencedBefore() {
-        Long at = clockStore.get("fencedBefore");
-        return at == null ? 0 : at;
+    /** When the marker this shard waits for was written ({@link CatchUp}), or null when it waits for none. */
+    Long markerAt() {
+        return clockStore.get("markerAt");
     }
 
-    void fenceBefore(long now) {
-        clockStore.put("fencedBefore", now);
+    void markerAt(Long at) {
+        if (at == null) clockStore.delete("markerAt");
+        else clockStore.put("markerAt", at);
     }
 
     Holdings holdings() {
