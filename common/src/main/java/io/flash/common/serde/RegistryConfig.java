@@ -1,6 +1,7 @@
 package io.flash.common.serde;
 
 import io.apicurio.registry.serde.avro.AvroSerdeConfig;
+import io.apicurio.registry.resolver.config.SchemaResolverConfig;
 import io.apicurio.registry.serde.config.SerdeConfig;
 
 import java.util.HashMap;
@@ -31,6 +32,10 @@ public final class RegistryConfig {
         props.put(SerdeConfig.AUTO_REGISTER_ARTIFACT_IF_EXISTS, "FIND_OR_CREATE_VERSION");
         props.put(AvroSerdeConfig.USE_SPECIFIC_AVRO_READER, true);
         props.put(AvroSerdeConfig.AVRO_DATUM_PROVIDER, CachingAvroDatumProvider.class.getName());
+        // java.net.http, not Vert.x: with Vert.x the serializer blocks on a future that an event loop
+        // of the service's own Vert.x must complete, and once, on a fresh start, ingest's producer
+        // thread waited on it for ever although the registry had answered every request.
+        props.put(SchemaResolverConfig.HTTP_ADAPTER, "JDK");
         return props;
     }
 }
