@@ -1,44 +1,85 @@
 #!/usr/bin/env bash
-# Starts a one-machine Kafka broker (KRaft, broker+controller in one process) from the jars
+# Starts Kafka on this machine (KRaft, broker and controller in one process per node) from the jars
 # that `mvn -pl infra package` copied out of Maven Central. Loopback only.
-#   FLASH_DATA_DIR (default ~/.flash)   data in $FLASH_DATA_DIR/kafka, log in $FLASH_DATA_DIR/logs
-#   FLASH_KAFKA_PORT (default 9092)     client port; the controller uses the next port
+#   FLASH_DATA_DIR (default ~/.flash)   data in $FLASH_DATA_DIR/kafka, logs in $FLASH_DATA_DIR/logs
+#   FLASH_KAFKA_PORT (default 9092)     client port of the first node; its controller uses the next
+#   FLASH_KAFKA_BROKERS (default 1)     1: one node, replication 1. 3: a three-node cluster on ports
+#                                       PORT, PORT+2, PORT+4 (controllers on the odd ports between),
+#                                       every topic, changelog and the transaction log replicated
+#                                       3 times with min.insync.replicas=2: one node may die.
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
 
 lib="$FLASH_HOME/infra/target/kafka/lib"
 [ -d "$lib" ] || die "Kafka jars missing in $lib: run 'mvn -B -q -pl infra package' first"
-dir="$FLASH_DATA_DIR/kafka"; logs="$FLASH_DATA_DIR/logs"; pidfile="$FLASH_DATA_DIR/kafka.pid"
-mkdir -p "$dir/data" "$logs"
+brokers="$FLASH_KAFKA_BROKERS"
+case "$brokers" in 1|3) ;; *) die "FLASH_KAFKA_BROKERS must be 1 or 3, not '$brokers'" ;; esac
+replication=$(( brokers >= 3 ? 3 : 1 )); min_isr=$(( brokers >= 3 ? 2 : 1 ))
+logs="$FLASH_DATA_DIR/logs"
+mkdir -p "$logs"
 
-if pid_alive "$pidfile"; then log "kafka already running (pid $(cat "$pidfile")) on 127.0.0.1:$FLASH_KAFKA_PORT"; exit 0; fi
-port_open "$FLASH_KAFKA_PORT" && die "port $FLASH_KAFKA_PORT is taken by another process; set FLASH_KAFKA_PORT"
+voters=""
+for i in $(seq 1 "$brokers"); do
+  voters="${voters:+$voters,}$i@127.0.0.1:$(kafka_controller_port "$i")"
+done
 
-cat > "$dir/server.properties" <<PROPS
+java_opts=(-Xms256m -Xmx512m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC)
+# One cluster id for every node, kept with the data so a restart joins the same cluster.
+id_file="$FLASH_DATA_DIR/kafka/cluster.id"
+mkdir -p "$FLASH_DATA_DIR/kafka"
+# A data directory is formatted for one size of cluster; switching needs a fresh one.
+size_file="$FLASH_DATA_DIR/kafka/nodes"
+if [ -f "$FLASH_DATA_DIR/kafka/data/meta.properties" ] && [ "$(cat "$size_file" 2>/dev/null || echo 1)" != "$brokers" ]; then
+  die "$FLASH_DATA_DIR holds a $(cat "$size_file" 2>/dev/null || echo 1)-node Kafka; for $brokers nodes use another FLASH_DATA_DIR (or remove $FLASH_DATA_DIR/kafka*)"
+fi
+echo "$brokers" > "$size_file"
+if [ ! -s "$id_file" ]; then
+  # base64url of 16 random bytes; one starting with '-' would be read as an option, so draw again.
+  cluster_id="-"
+  while [ "${cluster_id#-}" != "$cluster_id" ]; do
+    cluster_id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | cut -c1-22)"
+  done
+  echo "$cluster_id" > "$id_file"
+fi
+cluster_id="$(cat "$id_file")"
+
+start_node() {
+  local i="$1" port ctl dir pidfile name
+  port="$(kafka_port "$i")"; ctl="$(kafka_controller_port "$i")"
+  dir="$(kafka_node_dir "$i")"; pidfile="$(kafka_pidfile "$i")"; name="$(kafka_name "$i")"
+  mkdir -p "$dir/data"
+  if pid_alive "$pidfile"; then log "$name already running (pid $(cat "$pidfile")) on 127.0.0.1:$port"; return 0; fi
+  port_open "$port" && die "port $port is taken by another process; set FLASH_KAFKA_PORT"
+  if [ "$brokers" = 1 ]; then
+    quorum="controller.quorum.bootstrap.servers=127.0.0.1:$ctl"
+  else
+    quorum="controller.quorum.voters=$voters"
+  fi
+  cat > "$dir/server.properties" <<PROPS
 process.roles=broker,controller
-node.id=1
-controller.quorum.bootstrap.servers=127.0.0.1:$FLASH_KAFKA_CONTROLLER_PORT
-listeners=PLAINTEXT://127.0.0.1:$FLASH_KAFKA_PORT,CONTROLLER://127.0.0.1:$FLASH_KAFKA_CONTROLLER_PORT
-advertised.listeners=PLAINTEXT://127.0.0.1:$FLASH_KAFKA_PORT
+node.id=$i
+$quorum
+listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$ctl
+advertised.listeners=PLAINTEXT://127.0.0.1:$port
 controller.listener.names=CONTROLLER
 listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
 inter.broker.listener.name=PLAINTEXT
 log.dirs=$dir/data
 num.partitions=1
 auto.create.topics.enable=false
-offsets.topic.replication.factor=1
+offsets.topic.replication.factor=$replication
 offsets.topic.num.partitions=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
+transaction.state.log.replication.factor=$replication
+transaction.state.log.min.isr=$min_isr
 transaction.state.log.num.partitions=1
-min.insync.replicas=1
-default.replication.factor=1
+min.insync.replicas=$min_isr
+default.replication.factor=$replication
+unclean.leader.election.enable=false
 group.initial.rebalance.delay.ms=0
-share.coordinator.state.topic.replication.factor=1
-share.coordinator.state.topic.min.isr=1
+share.coordinator.state.topic.replication.factor=$replication
+share.coordinator.state.topic.min.isr=$min_isr
 PROPS
-
-cat > "$dir/log4j2.properties" <<'PROPS'
+  cat > "$dir/log4j2.properties" <<'PROPS'
 rootLogger.level=INFO
 rootLogger.appenderRef.stdout.ref=STDOUT
 appender.stdout.type=Console
@@ -50,27 +91,28 @@ logger.kafka.level=WARN
 logger.state.name=state.change.logger
 logger.state.level=WARN
 PROPS
+  local opts=("${java_opts[@]}" -Dlog4j2.configurationFile="$dir/log4j2.properties")
+  if [ ! -f "$dir/data/meta.properties" ]; then
+    local how=(--standalone)
+    [ "$brokers" = 1 ] || how=()
+    # transaction.version=1: under load, transactions v2 (Kafka 4.x's default) left a Streams producer
+    # retrying OUT_OF_ORDER_SEQUENCE_NUMBER for ever ("expected sequence 0 for transactions v2 ... no
+    # existing state") and its shard stalled; exactly-once keeps working on the earlier protocol.
+    java "${opts[@]}" -cp "$lib/*" kafka.tools.StorageTool format -t "$cluster_id" -c "$dir/server.properties" "${how[@]}" \
+      --feature transaction.version=1 >"$logs/$name-format.log" 2>&1 \
+      || die "formatting the Kafka data directory failed; see $logs/$name-format.log"
+  fi
+  nohup java "${opts[@]}" -cp "$lib/*" kafka.Kafka "$dir/server.properties" >"$logs/$name.log" 2>&1 &
+  echo $! > "$pidfile"
+  log "$name starting (pid $!), log: $logs/$name.log"
+}
 
-java_opts=(-Xms256m -Xmx512m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Dlog4j2.configurationFile="$dir/log4j2.properties")
-if [ ! -f "$dir/data/meta.properties" ]; then
-  # base64url of 16 random bytes; one starting with '-' would be read as an option, so draw again.
-  cluster_id="-"
-  while [ "${cluster_id#-}" != "$cluster_id" ]; do
-    cluster_id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | cut -c1-22)"
-  done
-  # transaction.version=1: under load, transactions v2 (Kafka 4.x's default) left a Streams producer
-  # retrying OUT_OF_ORDER_SEQUENCE_NUMBER for ever ("expected sequence 0 for transactions v2 ... no
-  # existing state") and its shard stalled; exactly-once keeps working on the earlier protocol.
-  java "${java_opts[@]}" -cp "$lib/*" kafka.tools.StorageTool format -t "$cluster_id" -c "$dir/server.properties" --standalone \
-    --feature transaction.version=1 >"$logs/kafka-format.log" 2>&1 \
-    || die "formatting the Kafka data directory failed; see $logs/kafka-format.log"
-fi
-
-nohup java "${java_opts[@]}" -cp "$lib/*" kafka.Kafka "$dir/server.properties" >"$logs/kafka.log" 2>&1 &
-echo $! > "$pidfile"
-log "kafka starting (pid $!), log: $logs/kafka.log"
-if ! wait_for kafka 90 port_open "$FLASH_KAFKA_PORT"; then
-  tail -20 "$logs/kafka.log" >&2
-  die "kafka did not open 127.0.0.1:$FLASH_KAFKA_PORT within 90 s"
-fi
-log "kafka ready on 127.0.0.1:$FLASH_KAFKA_PORT"
+for i in $(seq 1 "$brokers"); do start_node "$i"; done
+for i in $(seq 1 "$brokers"); do
+  port="$(kafka_port "$i")"
+  if ! wait_for kafka 90 port_open "$port"; then
+    tail -20 "$logs/$(kafka_name "$i").log" >&2
+    die "$(kafka_name "$i") did not open 127.0.0.1:$port within 90 s"
+  fi
+done
+log "kafka ready on $FLASH_BOOTSTRAP_SERVERS ($brokers node$([ "$brokers" = 1 ] || echo s), replication $replication, min.insync.replicas $min_isr)"

@@ -3,8 +3,23 @@ FLASH_HOME="${FLASH_HOME:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 FLASH_DATA_DIR="${FLASH_DATA_DIR:-$HOME/.flash}"
 FLASH_KAFKA_PORT="${FLASH_KAFKA_PORT:-9092}"
 FLASH_KAFKA_CONTROLLER_PORT="${FLASH_KAFKA_CONTROLLER_PORT:-$((FLASH_KAFKA_PORT + 1))}"
+FLASH_KAFKA_BROKERS="${FLASH_KAFKA_BROKERS:-1}"
 FLASH_REGISTRY_PORT="${FLASH_REGISTRY_PORT:-8081}"
 FLASH_REGISTRY_MGMT_PORT="${FLASH_REGISTRY_MGMT_PORT:-$((FLASH_REGISTRY_PORT + 1))}"
+
+# Kafka node i (1..FLASH_KAFKA_BROKERS): node 1 keeps the one-node layout (port, kafka.pid, kafka/);
+# node i > 1 listens on PORT+2(i-1), its controller on the port after.
+kafka_port() { echo $((FLASH_KAFKA_PORT + 2 * ($1 - 1))); }
+kafka_controller_port() { if [ "$1" = 1 ]; then echo "$FLASH_KAFKA_CONTROLLER_PORT"; else echo $((FLASH_KAFKA_PORT + 2 * ($1 - 1) + 1)); fi; }
+kafka_name() { if [ "$1" = 1 ]; then echo kafka; else echo "kafka-$1"; fi; }
+kafka_node_dir() { echo "$FLASH_DATA_DIR/$(kafka_name "$1")"; }
+kafka_pidfile() { echo "$FLASH_DATA_DIR/$(kafka_name "$1").pid"; }
+kafka_bootstrap() {
+  local list="" i
+  for i in $(seq 1 "$FLASH_KAFKA_BROKERS"); do list="${list:+$list,}127.0.0.1:$(kafka_port "$i")"; done
+  echo "$list"
+}
+FLASH_BOOTSTRAP_SERVERS="${FLASH_BOOTSTRAP_SERVERS:-$(kafka_bootstrap)}"
 
 log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }

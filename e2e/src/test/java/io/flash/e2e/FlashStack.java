@@ -24,10 +24,10 @@ public final class FlashStack implements AutoCloseable {
     public static final List<String> SERVICES = List.of("ingest", "dag-planner", "dispatcher", "framework-ecs", "executor");
 
     private final Path home = Path.of(System.getProperty("flash.home", "..")).toAbsolutePath().normalize();
-    private final Path dir = Path.of(System.getProperty("flash.e2e.dir", "target/e2e")).toAbsolutePath();
-    private final int kafkaPort = Integer.getInteger("flash.e2e.kafka-port", 19092);
-    private final int registryPort = Integer.getInteger("flash.e2e.registry-port", 18081);
-    private final int httpBase = Integer.getInteger("flash.e2e.http-base", 18090);
+    private final Path dir;
+    private final int kafkaPort, registryPort, httpBase, brokers;
+    /** Settings every service of this platform gets (e.g. a simulated fleet for the executor). */
+    private final Map<String, String> serviceEnv;
     private final Map<String, Process> services = new LinkedHashMap<>();
     private final Map<String, Integer> ports = new HashMap<>();
     private static FlashStack shared;
@@ -49,6 +49,22 @@ public final class FlashStack implements AutoCloseable {
             shared = stack.start();
         }
         return shared;
+    }
+
+    /** The shared platform: one broker, on the ports the build gives (or their defaults). */
+    private FlashStack() {
+        this(Path.of(System.getProperty("flash.e2e.dir", "target/e2e")), Integer.getInteger("flash.e2e.kafka-port", 19092),
+                Integer.getInteger("flash.e2e.registry-port", 18081), Integer.getInteger("flash.e2e.http-base", 18090), 1, Map.of());
+    }
+
+    /** Another platform beside the shared one: its own data, ports and Kafka of {@code brokers} nodes (1 or 3). */
+    FlashStack(Path dir, int kafkaPort, int registryPort, int httpBase, int brokers, Map<String, String> serviceEnv) {
+        this.dir = dir.toAbsolutePath();
+        this.kafkaPort = kafkaPort;
+        this.registryPort = registryPort;
+        this.httpBase = httpBase;
+        this.brokers = brokers;
+        this.serviceEnv = serviceEnv;
     }
 
     public String apiUrl() {
@@ -90,6 +106,19 @@ public final class FlashStack implements AutoCloseable {
         script(running ? "infra/kafka/start.sh" : "infra/kafka/stop.sh");
     }
 
+    /** kill -9 of the broker, as a crash of its machine would; {@code broker(true)} starts it again on its data. */
+    public void killBroker() throws Exception {
+        killBroker(1);
+    }
+
+    /** kill -9 of Kafka node {@code node} (1..brokers). */
+    public void killBroker(int node) throws Exception {
+        String pid = Files.readString(dir.resolve(node == 1 ? "kafka.pid" : "kafka-" + node + ".pid")).trim();
+        Process signal = new ProcessBuilder("kill", "-9", pid).inheritIO().start();
+        if (signal.waitFor() != 0) throw new IllegalStateException("could not kill the broker (pid " + pid + ")");
+        while (ProcessHandle.of(Long.parseLong(pid)).map(ProcessHandle::isAlive).orElse(false)) Thread.sleep(50);
+    }
+
     /** The readiness status code of one service instance (200 ready, 503 not), or -1 when it does not answer. */
     public int readiness(String name) {
         try {
@@ -101,7 +130,9 @@ public final class FlashStack implements AutoCloseable {
     }
 
     public String bootstrapServers() {
-        return "127.0.0.1:" + kafkaPort;
+        List<String> nodes = new ArrayList<>();
+        for (int i = 0; i < brokers; i++) nodes.add("127.0.0.1:" + (kafkaPort + 2 * i)); // as infra/lib/common.sh numbers them
+        return String.join(",", nodes);
     }
 
     public String registryUrl() {
@@ -158,6 +189,7 @@ public final class FlashStack implements AutoCloseable {
         pb.environment().put("FLASH_NODE_CPU", "2");
         pb.environment().put("FLASH_NODE_MEMORY", "2Gi");
         pb.environment().put("FLASH_NODE_DISK_TYPE", "hdd");
+        pb.environment().putAll(serviceEnv);
         pb.environment().putAll(extraEnv);
         ports.put(instance, httpPort);
         services.put(instance, pb.start());
@@ -191,6 +223,7 @@ public final class FlashStack implements AutoCloseable {
         env.put("FLASH_HOME", home.toString());
         env.put("FLASH_DATA_DIR", dir.toString());
         env.put("FLASH_KAFKA_PORT", Integer.toString(kafkaPort));
+        env.put("FLASH_KAFKA_BROKERS", Integer.toString(brokers));
         env.put("FLASH_REGISTRY_PORT", Integer.toString(registryPort));
         env.put("FLASH_BOOTSTRAP_SERVERS", bootstrapServers());
         env.put("FLASH_REGISTRY_URL", registryUrl());
@@ -198,6 +231,8 @@ public final class FlashStack implements AutoCloseable {
         // Shorter than the defaults (15 s + 15 s) so the framework-down test waits less; still many heartbeats long.
         env.put("FLASH_DISPATCHER_HEARTBEAT_TIMEOUT", "10s");
         env.put("FLASH_DISPATCHER_REDISPATCH_GRACE", "5s");
+        // Below those 15 s by more than a heartbeat's delay, as docs/scheduling.md requires.
+        env.put("FLASH_FRAMEWORK_FENCE_AFTER_ABSENCE", "12s");
         // The S3-compatible store ObjectStoreTest starts (s3proxy); nothing connects to it before.
         env.put("FLASH_S3_ENDPOINT", "http://127.0.0.1:" + S3_PORT);
         env.put("FLASH_S3_ACCESS_KEY", io.flash.common.testing.S3Server.ACCESS_KEY);

@@ -114,6 +114,8 @@ class ManifestsTest {
         assertEquals(Set.of("ingest", "dag-planner", "dispatcher", "framework-ecs", "executor"), workloads.keySet());
         assertNotNull(config);
         assertEquals("1", config.path("data").path("FLASH_STANDBY_REPLICAS").asText(), "Streams services keep a warm standby");
+        assertEquals("3", config.path("data").path("FLASH_TOPIC_REPLICATION").asText(), "three replicas of every topic");
+        assertEquals("3", config.path("data").path("KAFKA_STREAMS_REPLICATION_FACTOR").asText(), "and of every changelog");
         assertEquals("DaemonSet", workloads.get("executor").path("kind").asText());
         for (var e : workloads.entrySet()) {
             JsonNode spec = e.getValue().path("spec"), pod = spec.path("template").path("spec");

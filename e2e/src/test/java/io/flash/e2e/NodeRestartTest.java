@@ -1,5 +1,8 @@
 package io.flash.e2e;
 
+import io.flash.common.events.AttemptTimeline;
+
+import io.flash.common.client.TopicTail;
 import io.flash.common.ids.JobIds;
 import io.flash.schema.*;
 import org.junit.jupiter.api.*;
@@ -25,6 +28,7 @@ class NodeRestartTest extends StackTest {
             "FLASH_SIM_NODES", String.valueOf(NODES), "FLASH_SIM_RUN_TIME", "uniform:1s..3s", "FLASH_NODE_CPU", "2",
             "FLASH_NODE_MEMORY", "4Gi");
     private TopicTail<TaskEvent> events;
+    private TopicTail<AttemptEvent> nodeEvents;
 
     @BeforeAll
     void startFrameworkAndFleet() throws Exception {
@@ -32,6 +36,7 @@ class NodeRestartTest extends StackTest {
         stack.startInstance("ecs-restart", "framework-ecs", PORT, Map.of("FLASH_FRAMEWORK_ID", "restart"));
         stack.startInstance("restart-fleet", "executor", PORT + 1, FLEET);
         stack.awaitReady("ecs-restart", Duration.ofSeconds(120));
+        nodeEvents = new TopicTail<>(stack.bootstrapServers(), client.topics().frameworkNodeEvents("restart"));
         stack.awaitReady("restart-fleet", Duration.ofSeconds(120));
     }
 
@@ -40,6 +45,7 @@ class NodeRestartTest extends StackTest {
         stack.stop("restart-fleet");
         stack.stop("ecs-restart");
         if (events != null) events.close();
+        if (nodeEvents != null) nodeEvents.close();
         Thread.sleep(11_000); // the dispatcher sees "restart" DOWN before the next class submits anything
     }
 
@@ -73,6 +79,9 @@ class NodeRestartTest extends StackTest {
         long lostInRestart = jobEvents.stream().filter(e -> e.getType() == TaskEventType.LOST && e.getReason() != null
                 && e.getReason().contains("restarted and does not hold")).count();
         assertTrue(lostInRestart > 0, "attempts the fleet forgot were lost and retried");
+        // The forgotten attempts died with the fleet's process: they end where the shard declared them lost.
+        AttemptTimeline timeline = new AttemptTimeline(nodeEvents.values(e -> e.getJobId().equals(jobId)), jobEvents);
+        assertEquals(List.of(), timeline.overlaps(), "no retry started before its lost attempt was declared over");
         System.out.printf("node restart: %d attempts lost in the restart and retried, every one of %d shards succeeded once%n",
                 lostInRestart, SHARDS);
     }

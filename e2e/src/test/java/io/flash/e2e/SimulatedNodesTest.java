@@ -1,5 +1,6 @@
 package io.flash.e2e;
 
+import io.flash.common.client.TopicTail;
 import io.flash.schema.*;
 import org.junit.jupiter.api.*;
 

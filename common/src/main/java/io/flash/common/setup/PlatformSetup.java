@@ -13,6 +13,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -74,7 +75,7 @@ public final class PlatformSetup {
                     : topics(settings).stream().filter(t -> t.name().startsWith("flash.fw.")).toList();
             for (TopicSpec spec : wanted) {
                 if (!existing.contains(spec.name())) {
-                    missing.add(new NewTopic(spec.name(), spec.partitions(), (short) 1).configs(spec.configs()));
+                    missing.add(new NewTopic(spec.name(), Optional.of(spec.partitions()), replication()).configs(spec.configs()));
                 }
             }
             List<String> created = new ArrayList<>();
@@ -90,6 +91,15 @@ public final class PlatformSetup {
             }
             return created;
         }
+    }
+
+    /**
+     * FLASH_TOPIC_REPLICATION if set, else the broker's default.replication.factor: 1 on one
+     * broker, 3 on the cluster {@code infra/kafka/start.sh} starts with FLASH_KAFKA_BROKERS=3.
+     */
+    static Optional<Short> replication() {
+        String wanted = System.getenv("FLASH_TOPIC_REPLICATION");
+        return wanted == null || wanted.isBlank() ? Optional.empty() : Optional.of(Short.parseShort(wanted.trim()));
     }
 
     /** Sets (or updates) the registry's global COMPATIBILITY rule to BACKWARD. */

@@ -1,4 +1,4 @@
-package io.flash.e2e;
+package io.flash.common.client;
 
 import io.flash.common.topics.Topic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -12,18 +12,19 @@ import java.util.function.Predicate;
 
 /**
  * Follows one topic from the moment it is opened, on a background thread, and keeps what arrives
- * with the wall-clock time it arrived — what a test needs to watch task events or heartbeats.
+ * with the wall-clock time it arrived — what a test or a benchmark needs to watch task events or
+ * heartbeats.
  */
-final class TopicTail<V> implements AutoCloseable {
+public final class TopicTail<V> implements AutoCloseable {
 
-    record Seen<V>(long at, String key, V value) {
+    public record Seen<V>(long at, String key, V value) {
     }
 
     private final KafkaConsumer<String, V> consumer;
     private final List<Seen<V>> seen = Collections.synchronizedList(new ArrayList<>());
     private final Thread thread;
 
-    TopicTail(String bootstrapServers, Topic<String, V> topic) {
+    public TopicTail(String bootstrapServers, Topic<String, V> topic) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -47,20 +48,20 @@ final class TopicTail<V> implements AutoCloseable {
         thread.start();
     }
 
-    List<V> values(Predicate<V> filter) {
+    public List<V> values(Predicate<V> filter) {
         synchronized (seen) {
             return seen.stream().map(Seen::value).filter(filter).toList();
         }
     }
 
-    List<Seen<V>> seen(Predicate<V> filter) {
+    public List<Seen<V>> seen(Predicate<V> filter) {
         synchronized (seen) {
             return seen.stream().filter(s -> filter.test(s.value())).toList();
         }
     }
 
     /** Waits until at least {@code count} values match. */
-    List<V> await(Predicate<V> filter, int count, Duration timeout, String what) throws InterruptedException {
+    public List<V> await(Predicate<V> filter, int count, Duration timeout, String what) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         List<V> found = values(filter);
         while (found.size() < count && System.nanoTime() < deadline) {
