@@ -54,6 +54,11 @@ public class SubmissionProcessor {
                 defaults.defaultCpu(), defaults.defaultMemoryBytes(), maxShards, maxSpecBytes));
     }
 
+    /** The decision this processor would take on the submission, for a door that must answer at once (TES). */
+    public ValidationResult check(JobSubmission submission, String submissionId, long now) {
+        return validator.validate(submission, JobIds.forSubmission(submissionId), submissionId, now, frameworkLimits.largest());
+    }
+
     /**
      * One decision per record, whatever the record holds: any failure of this one record, an
      * {@code Error} included, becomes its rejection, so the channel never stops. On a worker

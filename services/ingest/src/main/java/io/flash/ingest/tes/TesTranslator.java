@@ -1,0 +1,151 @@
+package io.flash.ingest.tes;
+
+import io.flash.schema.JobSubmission;
+import io.flash.schema.ResourceRequest;
+import io.flash.schema.TaskSpec;
+
+import java.math.BigDecimal;
+import java.util.*;
+
+/**
+ * A TES task as a Flash job: executor {@code i} is task {@code exec-i}, run after {@code exec-(i-1)}
+ * in the same job workspace; resources and {@code backend_parameters} become Flash's needs; tags
+ * become the job's labels. What Flash cannot run yet is refused with the field path and the
+ * reason, never silently dropped (docs/tes.md lists it). The result still goes through ingest's
+ * {@code JobValidator}, like every submission.
+ */
+public final class TesTranslator {
+
+    /** The label that keeps the task's description (tags are the other labels). */
+    public static final String DESCRIPTION_LABEL = "ga4gh.tes/description";
+    /** backend_parameters keys Flash understands (case-insensitive), besides {@code node_label.<key>}. */
+    public static final List<String> BACKEND_PARAMETERS = List.of("disk_type", "gpus", "network", "framework", "queue",
+            "priority", "timeout", "node_label.<key>");
+
+    /**
+     * @param submission the job, when {@code errors} is empty
+     * @param errors     "field.path: reason", one per problem
+     * @param dropped    backend_parameters keys Flash does not know, ignored because the task is not strict
+     */
+    public record Translation(JobSubmission submission, List<String> errors, List<String> dropped) {
+    }
+
+    private TesTranslator() {
+    }
+
+    public static Translation translate(TesModel.Task task, String submissionId, String owner) {
+        List<String> errors = new ArrayList<>();
+        List<String> dropped = new ArrayList<>();
+        refuseNotYetSupported(task, errors);
+        List<TesModel.Executor> executors = task.executors() == null ? List.of() : task.executors();
+        if (executors.isEmpty()) errors.add("executors: at least one executor is required");
+        Map<String, String> nodeLabels = new TreeMap<>();
+        ResourceRequest.Builder resources = ResourceRequest.newBuilder();
+        JobSubmission.Builder job = JobSubmission.newBuilder().setSubmissionId(submissionId).setOwner(owner)
+                .setName(task.name() == null || task.name().isBlank() ? "tes-task" : task.name());
+        String[] timeout = {null}, framework = {null};
+        resources(task.resources(), resources, nodeLabels, job, timeout, framework, errors, dropped);
+        List<TaskSpec> specs = new ArrayList<>();
+        for (int i = 0; i < executors.size(); i++) {
+            TesModel.Executor e = executors.get(i);
+            String at = "executors[" + i + "]";
+            if (e == null) {
+                errors.add(at + ": must be an object");
+                continue;
+            }
+            if (e.image() == null || e.image().isBlank()) errors.add(at + ".image: required (the container image)");
+            if (e.command() == null || e.command().isEmpty()) errors.add(at + ".command: required (the program and its arguments)");
+            TaskSpec.Builder spec = TaskSpec.newBuilder().setName("exec-" + i)
+                    .setImage(e.image() == null ? "" : e.image())
+                    .setCommand(e.command() == null ? List.of() : new ArrayList<>(e.command()))
+                    .setEnv(e.env() == null ? new HashMap<>() : new HashMap<>(e.env()))
+                    .setWorkdir(e.workdir())
+                    .setResources(resources.build())
+                    .setNodeLabels(new HashMap<>(nodeLabels))
+                    .setTimeout(timeout[0]).setFramework(framework[0])
+                    .setMaxAttempts(1) // TES: an executor's non-zero exit is the task's error; infrastructure is still retried
+                    .setDependsOn(i == 0 ? List.of() : List.of("exec-" + (i - 1)));
+            specs.add(spec.build());
+        }
+        Map<String, String> labels = new TreeMap<>(task.tags() == null ? Map.of() : task.tags());
+        if (task.description() != null && !task.description().isBlank()) labels.put(DESCRIPTION_LABEL, task.description());
+        job.setLabels(labels).setTasks(specs);
+        return new Translation(errors.isEmpty() ? job.build() : null, errors, dropped);
+    }
+
+    private static void refuseNotYetSupported(TesModel.Task task, List<String> errors) {
+        if (task.inputs() != null && !task.inputs().isEmpty()) errors.add("inputs: not supported by Flash yet (see docs/tes.md)");
+        if (task.outputs() != null && !task.outputs().isEmpty()) errors.add("outputs: not supported by Flash yet (see docs/tes.md)");
+        if (task.volumes() != null && !task.volumes().isEmpty()) errors.add("volumes: not supported by Flash yet (see docs/tes.md)");
+        List<TesModel.Executor> executors = task.executors() == null ? List.of() : task.executors();
+        for (int i = 0; i < executors.size(); i++) {
+            TesModel.Executor e = executors.get(i);
+            if (e == null) continue;
+            String at = "executors[" + i + "].";
+            if (e.stdin() != null) errors.add(at + "stdin: redirection is not supported by Flash yet");
+            if (e.stdout() != null) errors.add(at + "stdout: redirection is not supported by Flash yet");
+            if (e.stderr() != null) errors.add(at + "stderr: redirection is not supported by Flash yet");
+            if (Boolean.TRUE.equals(e.ignoreError())) errors.add(at + "ignore_error: not supported by Flash yet");
+        }
+    }
+
+    private static void resources(TesModel.Resources r, ResourceRequest.Builder out, Map<String, String> nodeLabels,
+                                  JobSubmission.Builder job, String[] timeout, String[] framework, List<String> errors,
+                                  List<String> dropped) {
+        if (r == null) return;
+        if (r.cpuCores() != null) {
+            if (r.cpuCores() < 1) errors.add("resources.cpu_cores: must be 1 or more, not " + r.cpuCores());
+            else out.setCpu((double) r.cpuCores());
+        }
+        if (r.ramGb() != null) {
+            if (!(r.ramGb() > 0)) errors.add("resources.ram_gb: must be more than 0, not " + r.ramGb());
+            else out.setMemory(decimalGigabytes(r.ramGb())); // the spec's GB: 10^9 bytes
+        }
+        if (r.diskGb() != null) {
+            if (!(r.diskGb() > 0)) errors.add("resources.disk_gb: must be more than 0, not " + r.diskGb());
+            else out.setDisk(decimalGigabytes(r.diskGb()));
+        }
+        if (r.zones() != null && r.zones().size() > 1) {
+            errors.add("resources.zones: Flash can honour one zone (the node label zone), not " + r.zones().size());
+        } else if (r.zones() != null && r.zones().size() == 1) {
+            nodeLabels.put("zone", r.zones().get(0));
+        }
+        boolean strict = Boolean.TRUE.equals(r.backendParametersStrict());
+        Map<String, String> parameters = r.backendParameters() == null ? Map.of() : r.backendParameters();
+        for (var entry : new TreeMap<>(parameters).entrySet()) {
+            String key = entry.getKey().toLowerCase(Locale.ROOT), value = entry.getValue();
+            String at = "resources.backend_parameters." + entry.getKey();
+            switch (key) {
+                case "disk_type" -> out.setDiskType(value);
+                case "network" -> out.setNetwork(value);
+                case "framework" -> framework[0] = value;
+                case "queue" -> job.setQueue(value);
+                case "timeout" -> timeout[0] = value;
+                case "gpus" -> integer(value, at, errors).ifPresent(out::setGpus);
+                case "priority" -> integer(value, at, errors).ifPresent(job::setPriority);
+                default -> {
+                    if (key.startsWith("node_label.") && key.length() > "node_label.".length()) {
+                        nodeLabels.put(entry.getKey().substring("node_label.".length()), value);
+                    } else if (strict) {
+                        errors.add(at + ": unknown to Flash (backend_parameters_strict is true); known: " + BACKEND_PARAMETERS);
+                    } else {
+                        dropped.add(entry.getKey());
+                    }
+                }
+            }
+        }
+    }
+
+    private static Optional<Integer> integer(String value, String at, List<String> errors) {
+        try {
+            return Optional.of(Integer.parseInt(value == null ? "" : value.trim()));
+        } catch (NumberFormatException e) {
+            errors.add(at + ": must be a whole number, not '" + value + "'");
+            return Optional.empty();
+        }
+    }
+
+    private static String decimalGigabytes(double gb) {
+        return BigDecimal.valueOf(gb).stripTrailingZeros().toPlainString() + "G";
+    }
+}
