@@ -12,7 +12,8 @@ import java.util.Set;
  * How long each framework shard has been silent <em>in time the dispatcher could see</em>. A shard's
  * silence grows only while some framework heartbeat is still arriving: when none has arrived for
  * {@code blindAfter} — the broker is down, the dispatcher's reader is stuck, or every framework is
- * frozen at once — the dispatcher is blind, and blindness is nobody's silence. Measured by the wall
+ * frozen at once — or when the dispatcher itself has not looked for that long, it is blind, and
+ * blindness is nobody's silence. Measured by the wall
  * clock alone, a 30 s broker outage made every shard look silent for 30 s the moment the broker
  * returned, and the dispatcher fenced 380 attempts that were fine.
  *
@@ -43,7 +44,9 @@ public final class SilenceWatch {
             }
         }
         if (arrived || lastArrival == Long.MIN_VALUE) lastArrival = now;
-        long elapsed = lastRound == Long.MIN_VALUE || !seeing(now) ? 0 : now - lastRound;
+        // A long gap between two looks is blindness too: the dispatcher's own thread was stuck (in a
+        // commit during a broker outage) and saw nothing meanwhile, though heartbeats arrive now.
+        long elapsed = lastRound == Long.MIN_VALUE || !seeing(now) || now - lastRound > blindAfterMillis ? 0 : now - lastRound;
         Map<String, Long> next = new HashMap<>();
         for (FrameworkHeartbeat hb : shards) {
             String key = FrameworkSelector.key(hb.getFrameworkId(), hb.getShard());

@@ -199,6 +199,33 @@ class DispatcherTopologyTest {
     }
 
     @Test
+    void aDispatcherThatWasItselfStuckDoesNotCountThatTimeAsSilence() {
+        heartbeats.pipeInput("ecs/0", framework("ecs", 0, 8, 8192 * MIB, clock.millis()));
+        heartbeats.pipeInput("hpc/0", halfBusy("hpc", clock.millis()));
+        TaskReady queued = ready("j", task("a"), 1);
+        ready.pipeInput(queued.getJobId(), queued);
+        assertEquals(1, ecsTasks.readValuesToList().size());
+        events.readValuesToList();
+        harness.driver.advanceWallClockTime(Duration.ofSeconds(1));
+
+        // The broker is down for 34 s and the dispatcher's thread is stuck in a commit: no round runs.
+        // Back, hpc's heartbeat is read first, then the first round runs 34 s after the last one.
+        clock.advance(34_000);
+        heartbeats.pipeInput("hpc/0", halfBusy("hpc", clock.millis()));
+        harness.driver.advanceWallClockTime(Duration.ofSeconds(34));
+        for (int i = 0; i < 3; i++) {
+            clock.advance(1_000);
+            heartbeats.pipeInput("hpc/0", halfBusy("hpc", clock.millis()));
+            harness.driver.advanceWallClockTime(Duration.ofSeconds(1));
+        }
+        heartbeats.pipeInput("ecs/0", framework("ecs", 0, 8, 8192 * MIB, clock.millis()));
+        harness.driver.advanceWallClockTime(Duration.ofSeconds(1));
+
+        assertTrue(ecsTasks.isEmpty(), "nothing fenced: the 34 s were the dispatcher's own blindness");
+        events.readValuesToList().forEach(e -> assertNotEquals(TaskEventType.LOST, e.getType(), e::toString));
+    }
+
+    @Test
     void requiredLocalityWaitsForTheFrameworkItsDependenciesRanOn() {
         heartbeats.pipeInput("ecs/0", framework("ecs", 0, 8, 8192 * MIB, clock.millis()));
         FrameworkHeartbeat full = halfBusy("hpc", clock.millis());
