@@ -111,12 +111,18 @@ public final class FlashStack implements AutoCloseable {
         killBroker(1);
     }
 
-    /** kill -9 of Kafka node {@code node} (1..brokers). */
+    /** kill -9 of Kafka node {@code node} (1..brokers); nothing when it is dead already. */
     public void killBroker(int node) throws Exception {
-        String pid = Files.readString(dir.resolve(node == 1 ? "kafka.pid" : "kafka-" + node + ".pid")).trim();
-        Process signal = new ProcessBuilder("kill", "-9", pid).inheritIO().start();
-        if (signal.waitFor() != 0) throw new IllegalStateException("could not kill the broker (pid " + pid + ")");
-        while (ProcessHandle.of(Long.parseLong(pid)).map(ProcessHandle::isAlive).orElse(false)) Thread.sleep(50);
+        Optional<ProcessHandle> broker = ProcessHandle.of(Long.parseLong(Files.readString(brokerPidFile(node)).trim()));
+        if (broker.isEmpty() || !broker.get().isAlive()) return;
+        Process signal = new ProcessBuilder("kill", "-9", Long.toString(broker.get().pid())).inheritIO().start();
+        if (signal.waitFor() != 0) throw new IllegalStateException("could not kill the broker (pid " + broker.get().pid() + ")");
+        while (broker.get().isAlive()) Thread.sleep(50);
+    }
+
+    /** As infra/lib/common.sh names them: node 1 keeps the one-node layout. */
+    private Path brokerPidFile(int node) {
+        return dir.resolve(node == 1 ? "kafka.pid" : "kafka-" + node + ".pid");
     }
 
     /** The readiness status code of one service instance (200 ready, 503 not), or -1 when it does not answer. */
@@ -272,8 +278,7 @@ public final class FlashStack implements AutoCloseable {
             // A cluster with a node killed waits 30 s per node for a controlled shutdown that cannot
             // finish; its data is thrown away, so it is killed.
             for (int node = 1; node <= brokers && brokers > 1; node++) {
-                Path pid = dir.resolve(node == 1 ? "kafka.pid" : "kafka-" + node + ".pid");
-                if (Files.exists(pid)) new ProcessBuilder("kill", "-9", Files.readString(pid).trim()).start().waitFor();
+                if (Files.exists(brokerPidFile(node))) killBroker(node);
             }
             script("infra/kafka/stop.sh");
         }

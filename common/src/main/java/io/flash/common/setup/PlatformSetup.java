@@ -73,9 +73,10 @@ public final class PlatformSetup {
             List<NewTopic> missing = new ArrayList<>();
             List<TopicSpec> wanted = includePlatform ? topics(settings)
                     : topics(settings).stream().filter(t -> t.name().startsWith("flash.fw.")).toList();
+            Optional<Short> replication = replication();
             for (TopicSpec spec : wanted) {
                 if (!existing.contains(spec.name())) {
-                    missing.add(new NewTopic(spec.name(), Optional.of(spec.partitions()), replication()).configs(spec.configs()));
+                    missing.add(new NewTopic(spec.name(), Optional.of(spec.partitions()), replication).configs(spec.configs()));
                 }
             }
             List<String> created = new ArrayList<>();

@@ -170,8 +170,8 @@ class DispatcherTopologyTest {
         assertTrue(ecsTasks.isEmpty() && events.isEmpty(), "moved once");
     }
 
-    @Test
-    void whenNoFrameworkHeartbeatArrivesTheDispatcherIsBlindAndFencesNothing() {
+    /** ecs and hpc report; one attempt goes to ecs (the larger) and waits in its queue. */
+    private void oneAttemptQueuedAtEcsBesideHpc() {
         heartbeats.pipeInput("ecs/0", framework("ecs", 0, 8, 8192 * MIB, clock.millis()));
         heartbeats.pipeInput("hpc/0", halfBusy("hpc", clock.millis()));
         TaskReady queued = ready("j", task("a"), 1);
@@ -179,6 +179,22 @@ class DispatcherTopologyTest {
         assertEquals(1, ecsTasks.readValuesToList().size());
         events.readValuesToList();
         harness.driver.advanceWallClockTime(Duration.ofSeconds(1));
+    }
+
+    /** After an outage: hpc's heartbeats arrive first, ecs's three seconds later. */
+    private void hpcReportsForThreeSecondsThenEcs() {
+        for (int i = 0; i < 3; i++) {
+            clock.advance(1_000);
+            heartbeats.pipeInput("hpc/0", halfBusy("hpc", clock.millis()));
+            harness.driver.advanceWallClockTime(Duration.ofSeconds(1));
+        }
+        heartbeats.pipeInput("ecs/0", framework("ecs", 0, 8, 8192 * MIB, clock.millis()));
+        harness.driver.advanceWallClockTime(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void whenNoFrameworkHeartbeatArrivesTheDispatcherIsBlindAndFencesNothing() {
+        oneAttemptQueuedAtEcsBesideHpc();
 
         // A 60 s broker outage (or every framework frozen at once): no heartbeat reaches anyone.
         for (int i = 0; i < 30; i++) {
@@ -186,13 +202,7 @@ class DispatcherTopologyTest {
             harness.driver.advanceWallClockTime(Duration.ofSeconds(2));
         }
         // The broker is back: hpc's heartbeat arrives first, ecs's a few seconds later.
-        for (int i = 0; i < 3; i++) {
-            clock.advance(1_000);
-            heartbeats.pipeInput("hpc/0", halfBusy("hpc", clock.millis()));
-            harness.driver.advanceWallClockTime(Duration.ofSeconds(1));
-        }
-        heartbeats.pipeInput("ecs/0", framework("ecs", 0, 8, 8192 * MIB, clock.millis()));
-        harness.driver.advanceWallClockTime(Duration.ofSeconds(1));
+        hpcReportsForThreeSecondsThenEcs();
 
         assertTrue(ecsTasks.isEmpty(), "nothing fenced: the silence was the dispatcher's blindness");
         events.readValuesToList().forEach(e -> assertNotEquals(TaskEventType.LOST, e.getType(), e::toString));
@@ -200,26 +210,14 @@ class DispatcherTopologyTest {
 
     @Test
     void aDispatcherThatWasItselfStuckDoesNotCountThatTimeAsSilence() {
-        heartbeats.pipeInput("ecs/0", framework("ecs", 0, 8, 8192 * MIB, clock.millis()));
-        heartbeats.pipeInput("hpc/0", halfBusy("hpc", clock.millis()));
-        TaskReady queued = ready("j", task("a"), 1);
-        ready.pipeInput(queued.getJobId(), queued);
-        assertEquals(1, ecsTasks.readValuesToList().size());
-        events.readValuesToList();
-        harness.driver.advanceWallClockTime(Duration.ofSeconds(1));
+        oneAttemptQueuedAtEcsBesideHpc();
 
         // The broker is down for 34 s and the dispatcher's thread is stuck in a commit: no round runs.
         // Back, hpc's heartbeat is read first, then the first round runs 34 s after the last one.
         clock.advance(34_000);
         heartbeats.pipeInput("hpc/0", halfBusy("hpc", clock.millis()));
         harness.driver.advanceWallClockTime(Duration.ofSeconds(34));
-        for (int i = 0; i < 3; i++) {
-            clock.advance(1_000);
-            heartbeats.pipeInput("hpc/0", halfBusy("hpc", clock.millis()));
-            harness.driver.advanceWallClockTime(Duration.ofSeconds(1));
-        }
-        heartbeats.pipeInput("ecs/0", framework("ecs", 0, 8, 8192 * MIB, clock.millis()));
-        harness.driver.advanceWallClockTime(Duration.ofSeconds(1));
+        hpcReportsForThreeSecondsThenEcs();
 
         assertTrue(ecsTasks.isEmpty(), "nothing fenced: the 34 s were the dispatcher's own blindness");
         events.readValuesToList().forEach(e -> assertNotEquals(TaskEventType.LOST, e.getType(), e::toString));

@@ -9,27 +9,39 @@ package io.flash.ecs.topology;
  * fence written before, and drops the fenced attempts instead of running them beside their retries.
  * A broker outage fences nothing at the dispatcher, and here costs only the marker's round trip.
  *
- * <p>No Kafka here: the processor writes the marker and persists {@link #markerAt} and the last tick
- * in the shard's store, so a shard restarted while it waits keeps waiting for the same marker.
+ * <p>No Kafka here: the processor writes the marker; the last tick and the awaited marker are kept
+ * through {@link Persisted} (the shard's store), so a shard restarted while it waits keeps waiting
+ * for the same marker.
  */
 final class CatchUp {
+
+    /** Where the shard keeps its clock; read when a shard starts, written as it goes. */
+    interface Persisted {
+        Long lastTickAt();
+
+        void ticked(long now);
+
+        Long markerAt();
+
+        void markerAt(Long at);
+    }
 
     static final String MARKER_PREFIX = "resume-marker/";
 
     private final long fenceAfterMillis;
     private final int shard;
+    private final Persisted store;
     private long lastTick;
     private Long markerAt;
 
-    /**
-     * @param storedLastTick the shard's last committed tick, or null for a new shard
-     * @param storedMarker   when a marker still unread was written, or null
-     */
-    CatchUp(long fenceAfterMillis, int shard, Long storedLastTick, Long storedMarker, long now) {
+    /** Only reads the store (a processor's init may not write): a new shard has no last tick. */
+    CatchUp(long fenceAfterMillis, int shard, Persisted store, long now) {
         this.fenceAfterMillis = fenceAfterMillis;
         this.shard = shard;
-        this.lastTick = storedLastTick == null ? now : storedLastTick;
-        this.markerAt = storedMarker;
+        this.store = store;
+        Long stored = store.lastTickAt();
+        this.lastTick = stored == null ? now : stored;
+        this.markerAt = store.markerAt();
     }
 
     /** How long since the last tick (the shard's absence if it is long). */
@@ -44,16 +56,14 @@ final class CatchUp {
 
     void ticked(long now) {
         lastTick = now;
+        store.ticked(now);
     }
 
     /** @return the key of the marker to write now; placement is held until it is read back */
     String markerWritten(long now) {
         markerAt = now;
+        store.markerAt(now);
         return markerKey(now);
-    }
-
-    Long markerAt() {
-        return markerAt;
     }
 
     /** While true, nothing is placed: fences may still be unread. */
@@ -65,6 +75,7 @@ final class CatchUp {
     boolean markerRead(String key) {
         if (markerAt == null || !markerKey(markerAt).equals(key)) return false; // an older marker: keep waiting
         markerAt = null;
+        store.markerAt(null);
         return true;
     }
 

@@ -70,7 +70,7 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
         long now = clock.millis();
         this.liveness = new NodeLiveness(state, settings.frameworkId(), settings.nodeTimeout().toMillis(), now);
         // Judged at the first record or tick: init may neither write to a store nor forward.
-        this.catchUp = new CatchUp(settings.fenceAfterAbsence().toMillis(), shard, state.lastTickAt(), state.markerAt(), now);
+        this.catchUp = new CatchUp(settings.fenceAfterAbsence().toMillis(), shard, state, now);
         context.schedule(settings.tick(), PunctuationType.WALL_CLOCK_TIME, ts -> tick());
     }
 
@@ -80,10 +80,7 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
         if (catchUp.endsAnAbsence(now)) noticeAbsence(now); // before the first tick back
         SpecificRecord value = record.value();
         if (value == null && CatchUp.isMarker(record.key())) {
-            if (catchUp.markerRead(record.key())) {
-                state.markerAt(null);
-                schedule(now); // every fence written before the marker has been read
-            }
+            if (catchUp.markerRead(record.key())) schedule(now); // every fence written before the marker has been read
         } else if (value instanceof TaskDispatch dispatch && dispatch.getReady().getCancel()) {
             cancel(dispatch.getReady(), now);
         } else if (value instanceof TaskDispatch dispatch) {
@@ -227,11 +224,9 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
         long away = catchUp.away(now);
         if (catchUp.endsAnAbsence(now)) {
             String marker = catchUp.markerWritten(now);
-            state.markerAt(now);
             context.forward(new Record<String, SpecificRecord>(marker, null, now), OWN_TASKS_SINK);
         }
         if (away > settings.nodeTimeout().toMillis() / 3) liveness.shardWasAway(now);
-        state.ticked(now);
         catchUp.ticked(now);
     }
 

@@ -17,7 +17,7 @@ import static io.flash.ecs.topology.EcsTopology.*;
  * and holdings are also kept in memory, read once after (re)initialisation and then written
  * through, so a scheduling pass never deserialises every node and queued attempt from RocksDB.
  */
-final class ShardState {
+final class ShardState implements CatchUp.Persisted {
 
     private final KeyValueStore<String, NodeRecord> nodeStore;
     private final KeyValueStore<String, TaskDispatch> queueStore;
@@ -131,20 +131,24 @@ final class ShardState {
     }
 
     /** When this shard last ticked (committed with what it did then), or null before its first tick. */
-    Long lastTickAt() {
+    @Override
+    public Long lastTickAt() {
         return clockStore.get("lastTickAt");
     }
 
-    void ticked(long now) {
+    @Override
+    public void ticked(long now) {
         clockStore.put("lastTickAt", now);
     }
 
     /** When the marker this shard waits for was written ({@link CatchUp}), or null when it waits for none. */
-    Long markerAt() {
+    @Override
+    public Long markerAt() {
         return clockStore.get("markerAt");
     }
 
-    void markerAt(Long at) {
+    @Override
+    public void markerAt(Long at) {
         if (at == null) clockStore.delete("markerAt");
         else clockStore.put("markerAt", at);
     }

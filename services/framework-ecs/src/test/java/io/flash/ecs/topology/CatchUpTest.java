@@ -6,16 +6,45 @@ import static org.junit.jupiter.api.Assertions.*;
 
 class CatchUpTest {
 
+    /** The shard's store, in memory. */
+    private static final class Memory implements CatchUp.Persisted {
+        Long lastTickAt, markerAt;
+
+        Memory(Long lastTickAt) {
+            this.lastTickAt = lastTickAt;
+        }
+
+        @Override
+        public Long lastTickAt() {
+            return lastTickAt;
+        }
+
+        @Override
+        public void ticked(long now) {
+            lastTickAt = now;
+        }
+
+        @Override
+        public Long markerAt() {
+            return markerAt;
+        }
+
+        @Override
+        public void markerAt(Long at) {
+            markerAt = at;
+        }
+    }
+
     @Test
     void aShortPauseHoldsNothing() {
-        CatchUp catchUp = new CatchUp(20_000, 2, 1_000L, null, 1_000L);
+        CatchUp catchUp = new CatchUp(20_000, 2, new Memory(1_000L), 1_000L);
         assertFalse(catchUp.endsAnAbsence(15_000));
         assertFalse(catchUp.holding());
     }
 
     @Test
     void anAbsenceHoldsPlacementUntilItsOwnMarkerIsReadBack() {
-        CatchUp catchUp = new CatchUp(20_000, 2, 1_000L, null, 1_000L);
+        CatchUp catchUp = new CatchUp(20_000, 2, new Memory(1_000L), 1_000L);
         assertTrue(catchUp.endsAnAbsence(41_000));
         String marker = catchUp.markerWritten(41_000);
         assertTrue(CatchUp.isMarker(marker));
@@ -29,9 +58,11 @@ class CatchUpTest {
 
     @Test
     void aShardRestartedWhileWaitingKeepsWaitingForTheSameMarker() {
-        CatchUp before = new CatchUp(20_000, 0, 1_000L, null, 1_000L);
+        Memory store = new Memory(1_000L);
+        CatchUp before = new CatchUp(20_000, 0, store, 1_000L);
         String marker = before.markerWritten(41_000);
-        CatchUp restarted = new CatchUp(20_000, 0, 41_000L, before.markerAt(), 45_000L);
+        before.ticked(41_000);
+        CatchUp restarted = new CatchUp(20_000, 0, store, 45_000L);
         assertTrue(restarted.holding());
         assertFalse(restarted.endsAnAbsence(45_000));
         assertTrue(restarted.markerRead(marker));
@@ -39,6 +70,6 @@ class CatchUpTest {
 
     @Test
     void aNewShardIsNotAbsent() {
-        assertFalse(new CatchUp(20_000, 0, null, null, 1_000_000L).endsAnAbsence(1_000_500L));
+        assertFalse(new CatchUp(20_000, 0, new Memory(null), 1_000_000L).endsAnAbsence(1_000_500L));
     }
 }

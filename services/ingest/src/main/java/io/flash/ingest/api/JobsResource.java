@@ -8,12 +8,10 @@ import io.flash.schema.JobState;
 import io.flash.schema.JobStatus;
 import io.flash.schema.JobSubmission;
 import io.flash.schema.TaskSummary;
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.*;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.util.List;
 import java.util.Locale;
@@ -52,10 +50,9 @@ public class JobsResource {
     private final JobViews views;
     private final JobClient client;
 
-    public JobsResource(JobViews views, @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap,
-                        @ConfigProperty(name = "flash.registry.url") String registryUrl) {
+    public JobsResource(JobViews views, JobClient client) {
         this.views = views;
-        this.client = new JobClient(bootstrap, registryUrl);
+        this.client = client;
     }
 
     @GET
@@ -110,10 +107,5 @@ public class JobsResource {
 
     private static Response error(int status, String message) {
         return Response.status(status).entity(Map.of("error", message)).build();
-    }
-
-    @PreDestroy
-    void close() {
-        client.close();
     }
 }

@@ -100,8 +100,7 @@ public class SubmissionProcessor {
         }
         String submissionId = submission.getSubmissionId() != null && !submission.getSubmissionId().isBlank()
                 ? submission.getSubmissionId() : key != null ? key : UUID.randomUUID().toString();
-        ValidationResult result = validator.validate(submission, JobIds.forSubmission(submissionId), submissionId, now,
-                frameworkLimits.largest());
+        ValidationResult result = check(submission, submissionId, now);
         if (!result.isAccepted()) {
             LOG.infof("rejected submission %s: %s", submissionId, result.errors());
             return reject(message, in, submissionId, submission.getName(), result.errors(), now);

@@ -7,7 +7,6 @@ import io.flash.ingest.validation.ValidationResult;
 import io.flash.ingest.view.JobViews;
 import io.flash.schema.FieldError;
 import io.flash.schema.JobStatus;
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.*;
 import jakarta.ws.rs.core.MediaType;
@@ -36,12 +35,11 @@ public class TesResource {
     private final JobClient client;
     private final String version;
 
-    public TesResource(JobViews views, SubmissionProcessor validation, @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap,
-                       @ConfigProperty(name = "flash.registry.url") String registryUrl,
+    public TesResource(JobViews views, SubmissionProcessor validation, JobClient client,
                        @ConfigProperty(name = "quarkus.application.version", defaultValue = "0.1.0") String version) {
         this.views = views;
         this.validation = validation;
-        this.client = new JobClient(bootstrap, registryUrl);
+        this.client = client;
         this.version = version;
     }
 
@@ -91,7 +89,7 @@ public class TesResource {
         if (!view.equals("MINIMAL")) return notServedYet(view);
         return views.job(id, 0, Integer.MAX_VALUE)
                 .map(p -> Response.ok(minimal(p.job(), p)).build())
-                .orElseGet(() -> Response.status(404).entity(Map.of("msg", "no task " + id, "status_code", 404)).build());
+                .orElseGet(() -> unknown(id));
     }
 
     @GET
@@ -128,7 +126,7 @@ public class TesResource {
     @POST
     @Path("/tasks/{id}:cancel")
     public Response cancel(@PathParam("id") String id) throws Exception {
-        if (views.job(id, 0, 1).isEmpty()) return Response.status(404).entity(Map.of("msg", "no task " + id, "status_code", 404)).build();
+        if (views.job(id, 0, 1).isEmpty()) return unknown(id);
         client.cancel(id, "cancelled through TES");
         return Response.ok(Map.of()).build();
     }
@@ -150,6 +148,10 @@ public class TesResource {
         return Response.status(400).entity(Map.of("msg", String.join("; ", errors), "status_code", 400, "errors", errors)).build();
     }
 
+    private static Response unknown(String id) {
+        return Response.status(404).entity(Map.of("msg", "no task " + id, "status_code", 404)).build();
+    }
+
     private static Response notServedYet(String view) {
         return refused(List.of("view: " + view + " is not served yet, only MINIMAL (docs/tes.md)"));
     }
@@ -158,10 +160,5 @@ public class TesResource {
         if (message == null) return "unreadable";
         int nl = message.indexOf('\n');
         return nl < 0 ? message : message.substring(0, nl);
-    }
-
-    @PreDestroy
-    void close() {
-        client.close();
     }
 }

@@ -39,12 +39,9 @@ public final class TesTranslator {
         refuseNotYetSupported(task, errors);
         List<TesModel.Executor> executors = task.executors() == null ? List.of() : task.executors();
         if (executors.isEmpty()) errors.add("executors: at least one executor is required");
-        Map<String, String> nodeLabels = new TreeMap<>();
-        ResourceRequest.Builder resources = ResourceRequest.newBuilder();
         JobSubmission.Builder job = JobSubmission.newBuilder().setSubmissionId(submissionId).setOwner(owner)
                 .setName(task.name() == null || task.name().isBlank() ? "tes-task" : task.name());
-        String[] timeout = {null}, framework = {null};
-        resources(task.resources(), resources, nodeLabels, job, timeout, framework, errors, dropped);
+        Needs needs = needs(task.resources(), job, errors, dropped);
         List<TaskSpec> specs = new ArrayList<>();
         for (int i = 0; i < executors.size(); i++) {
             TesModel.Executor e = executors.get(i);
@@ -60,9 +57,9 @@ public final class TesTranslator {
                     .setCommand(e.command() == null ? List.of() : new ArrayList<>(e.command()))
                     .setEnv(e.env() == null ? new HashMap<>() : new HashMap<>(e.env()))
                     .setWorkdir(e.workdir())
-                    .setResources(resources.build())
-                    .setNodeLabels(new HashMap<>(nodeLabels))
-                    .setTimeout(timeout[0]).setFramework(framework[0])
+                    .setResources(needs.resources.build())
+                    .setNodeLabels(new HashMap<>(needs.nodeLabels))
+                    .setTimeout(needs.timeout).setFramework(needs.framework)
                     .setMaxAttempts(1) // TES: an executor's non-zero exit is the task's error; infrastructure is still retried
                     .setDependsOn(i == 0 ? List.of() : List.of("exec-" + (i - 1)));
             specs.add(spec.build());
@@ -89,10 +86,18 @@ public final class TesTranslator {
         }
     }
 
-    private static void resources(TesModel.Resources r, ResourceRequest.Builder out, Map<String, String> nodeLabels,
-                                  JobSubmission.Builder job, String[] timeout, String[] framework, List<String> errors,
-                                  List<String> dropped) {
-        if (r == null) return;
+    /** What every executor of the task needs, from {@code resources}; queue and priority go on the job. */
+    private static final class Needs {
+        final ResourceRequest.Builder resources = ResourceRequest.newBuilder();
+        final Map<String, String> nodeLabels = new TreeMap<>();
+        String timeout, framework;
+    }
+
+    private static Needs needs(TesModel.Resources r, JobSubmission.Builder job, List<String> errors, List<String> dropped) {
+        Needs needs = new Needs();
+        if (r == null) return needs;
+        ResourceRequest.Builder out = needs.resources;
+        Map<String, String> nodeLabels = needs.nodeLabels;
         if (r.cpuCores() != null) {
             if (r.cpuCores() < 1) errors.add("resources.cpu_cores: must be 1 or more, not " + r.cpuCores());
             else out.setCpu((double) r.cpuCores());
@@ -118,9 +123,9 @@ public final class TesTranslator {
             switch (key) {
                 case "disk_type" -> out.setDiskType(value);
                 case "network" -> out.setNetwork(value);
-                case "framework" -> framework[0] = value;
+                case "framework" -> needs.framework = value;
                 case "queue" -> job.setQueue(value);
-                case "timeout" -> timeout[0] = value;
+                case "timeout" -> needs.timeout = value;
                 case "gpus" -> integer(value, at, errors).ifPresent(out::setGpus);
                 case "priority" -> integer(value, at, errors).ifPresent(job::setPriority);
                 default -> {
@@ -134,6 +139,7 @@ public final class TesTranslator {
                 }
             }
         }
+        return needs;
     }
 
     private static Optional<Integer> integer(String value, String at, List<String> errors) {
