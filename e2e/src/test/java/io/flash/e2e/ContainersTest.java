@@ -4,6 +4,7 @@ import com.github.dockerjava.api.model.ExposedPort;
 import com.github.dockerjava.api.model.PortBinding;
 import com.github.dockerjava.api.model.Ports;
 import io.flash.common.client.JobClient;
+import io.flash.common.client.TopicTail;
 import io.flash.schema.*;
 import org.junit.jupiter.api.*;
 import org.testcontainers.containers.BindMode;
@@ -101,15 +102,42 @@ class ContainersTest {
     @Test
     void theHelloJobRunsThroughTheContainerizedStack() throws Exception {
         try (JobClient client = new JobClient("127.0.0.1:" + KAFKA_HOST_PORT, "http://127.0.0.1:" + REGISTRY_HOST_PORT);
-             JobClient.ResultStream results = client.openResults()) {
+             JobClient.ResultStream results = client.openResults();
+             TopicTail<TaskEvent> events = new TopicTail<>("127.0.0.1:" + KAFKA_HOST_PORT, client.topics().tasksEvents)) {
             long t0 = System.nanoTime();
             String jobId = client.submit(job("hello-containers", task("hello", "echo hello from a container", 0.25, "32Mi")));
             JobResult result = results.await(jobId, Duration.ofMinutes(3))
-                    .orElseThrow(() -> new AssertionError("no result; executor log:\n" + started.get(started.size() - 1).getLogs()));
+                    .orElseThrow(() -> new AssertionError(whyNoResult(jobId, events)));
             System.out.printf("containerized stack: hello submit -> result %d ms (first job)%n", (System.nanoTime() - t0) / 1_000_000);
             assertEquals(JobState.SUCCEEDED, result.getState(), () -> String.valueOf(result.getReason()));
             assertEquals("hello from a container", result.getTasks().get(0).getStdoutTail().strip());
             assertEquals("container-node-1", result.getTasks().get(0).getNodeId());
         }
+    }
+
+    /**
+     * What a reader of a CI log needs when the job never ends: how far its task got, and each
+     * container's warnings; the full logs are kept under target/containers-logs.
+     */
+    private String whyNoResult(String jobId, TopicTail<TaskEvent> events) {
+        StringBuilder why = new StringBuilder("no result for ").append(jobId).append("; its task events:\n");
+        events.values(e -> e.getJobId().equals(jobId)).forEach(e -> why.append("  ").append(e.getType()).append(' ')
+                .append(e.getFrameworkId()).append(" ").append(e.getNodeId()).append(" ").append(e.getReason()).append('\n'));
+        Path logs = Path.of("target/containers-logs");
+        List<String> names = new ArrayList<>(readyMillis.keySet());
+        for (int i = 0; i < started.size(); i++) {
+            String log = started.get(i).getLogs();
+            try {
+                Files.createDirectories(logs);
+                Files.writeString(logs.resolve(names.get(i) + ".log"), log);
+            } catch (java.io.IOException e) {
+                why.append("(could not keep the log of ").append(names.get(i)).append(": ").append(e).append(")\n");
+            }
+            List<String> warnings = log.lines().filter(l -> l.contains(" WARN ") || l.contains(" ERROR ") || l.contains("Exception")).toList();
+            why.append("--- ").append(names.get(i)).append(": ").append(warnings.size()).append(" warnings, the last:\n");
+            warnings.subList(Math.max(0, warnings.size() - 6), warnings.size())
+                    .forEach(l -> why.append("  ").append(l, 0, Math.min(l.length(), 300)).append('\n'));
+        }
+        return why.append("full logs: ").append(logs.toAbsolutePath()).toString();
     }
 }
