@@ -2,6 +2,7 @@ package io.flash.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.flash.common.client.TopicTail;
+import io.flash.common.testing.TesSchema;
 import io.flash.schema.JobSubmission;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +16,7 @@ import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-/** The first part of the GA4GH TES 1.1 door (docs/tes.md), on the real stack and the real executor. */
+/** The GA4GH TES 1.1 door (docs/tes.md) on the real stack and the real executor; every answer checked against the spec. */
 class TesTest extends StackTest {
 
     private String tes() {
@@ -27,29 +28,40 @@ class TesTest extends StackTest {
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    private JsonNode get(String path) throws Exception {
+    /** Every answer of the server is checked against the spec's schema of its shape. */
+    private JsonNode get(String path, TesSchema.Shape shape) throws Exception {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(tes() + path)).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, r.statusCode(), r::body);
-        return json.readTree(r.body());
+        return TesSchema.check(shape, r.body());
+    }
+
+    private JsonNode task(String id, String view) throws Exception {
+        return get("/tasks/" + id + "?view=" + view, view.equals("MINIMAL") ? TesSchema.Shape.taskMinimal : TesSchema.Shape.task);
+    }
+
+    private JsonNode list(String query) throws Exception {
+        return get("/tasks?" + query, TesSchema.Shape.listTasksResponse);
     }
 
     private String create(String body) throws Exception {
         HttpResponse<String> r = post("/tasks", body);
         assertEquals(200, r.statusCode(), r::body);
-        return json.readTree(r.body()).get("id").asText();
+        return TesSchema.check(TesSchema.Shape.createTaskResponse, r.body()).get("id").asText();
     }
 
     private String awaitState(String id, Set<String> wanted, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
-        String state = get("/tasks/" + id).get("state").asText();
+        String state = task(id, "MINIMAL").get("state").asText();
         while (!wanted.contains(state) && System.nanoTime() < deadline) {
             Thread.sleep(200);
-            state = get("/tasks/" + id).get("state").asText();
+            state = task(id, "MINIMAL").get("state").asText();
         }
         return state;
     }
 
-    private static String task(String name, String... shells) {
+    private static final Set<String> FINAL = Set.of("COMPLETE", "EXECUTOR_ERROR", "SYSTEM_ERROR", "CANCELED");
+
+    private static String document(String name, String... shells) {
         StringBuilder executors = new StringBuilder();
         for (String shell : shells) {
             if (executors.length() > 0) executors.append(',');
@@ -60,7 +72,7 @@ class TesTest extends StackTest {
 
     @Test
     void serviceInfoNamesTheSpec() throws Exception {
-        JsonNode info = get("/service-info");
+        JsonNode info = get("/service-info", TesSchema.Shape.serviceInfo);
         assertEquals("org.ga4gh", info.get("type").get("group").asText());
         assertEquals("tes", info.get("type").get("artifact").asText());
         assertEquals("1.1.0", info.get("type").get("version").asText());
@@ -69,25 +81,65 @@ class TesTest extends StackTest {
 
     @Test
     void executorsRunInOrderInTheirWorkspaceAndAnExitCodeIsAnExecutorError() throws Exception {
-        String ok = create(task("tes-two-steps", "echo hello > /workspace/greeting", "grep -q hello /workspace/greeting"));
-        String failing = create(task("tes-exit-3", "exit 3"));
-        String atOnce = get("/tasks/" + ok).get("state").asText(); // get() asserts 200: known as soon as created
+        String ok = create(document("tes-two-steps", "echo hello > /workspace/greeting", "grep hello /workspace/greeting"));
+        String failing = create(document("tes-exit-3", "echo about to fail; exit 3"));
+        String atOnce = task(ok, "MINIMAL").get("state").asText(); // asserts 200: known as soon as created
         assertTrue(Set.of("QUEUED", "INITIALIZING", "RUNNING", "COMPLETE").contains(atOnce), atOnce);
-        assertEquals("COMPLETE", awaitState(ok, Set.of("COMPLETE", "EXECUTOR_ERROR", "SYSTEM_ERROR"), Duration.ofSeconds(120)));
-        assertEquals("EXECUTOR_ERROR", awaitState(failing, Set.of("COMPLETE", "EXECUTOR_ERROR", "SYSTEM_ERROR"), Duration.ofSeconds(120)));
-        JsonNode minimal = get("/tasks/" + ok);
+        assertEquals("COMPLETE", awaitState(ok, FINAL, Duration.ofSeconds(120)));
+        assertEquals("EXECUTOR_ERROR", awaitState(failing, FINAL, Duration.ofSeconds(120)));
+        JsonNode minimal = task(ok, "MINIMAL");
         assertEquals(Set.of("id", "state"), fields(minimal), "MINIMAL is id and state only");
         assertEquals(ok, minimal.get("id").asText());
         assertEquals("SUCCEEDED", page(ok).get("job").get("state").asText(), "the TES id is the Flash job id");
+
+        JsonNode basic = task(ok, "BASIC");
+        assertEquals("tes-two-steps", basic.get("name").asText());
+        assertEquals("grep hello /workspace/greeting", basic.get("executors").get(1).get("command").get(2).asText(), "as sent");
+        assertTrue(basic.has("creation_time"));
+        JsonNode basicLog = basic.get("logs").get(0);
+        assertEquals(2, basicLog.get("logs").size(), "one executor log per executor");
+        assertFalse(basicLog.get("logs").get(1).has("stdout"), "BASIC leaves the output out");
+        JsonNode full = task(ok, "FULL");
+        assertEquals("hello", full.get("logs").get(0).get("logs").get(1).get("stdout").asText().strip());
+
+        JsonNode failed = task(failing, "FULL").get("logs").get(0);
+        assertEquals(3, failed.get("logs").get(0).get("exit_code").asInt());
+        assertEquals("about to fail", failed.get("logs").get(0).get("stdout").asText().strip());
+        assertTrue(failed.get("system_logs").toString().contains("exit code 3"), failed.toString());
+    }
+
+    @Test
+    void ignoreErrorRunsTheNextExecutorAndTheTaskCompletes() throws Exception {
+        String body = "{\"name\": \"tes-ignore\", \"resources\": {\"ram_gb\": 0.064}, \"executors\": ["
+                + "{\"image\": \"flash/shell:1\", \"command\": [\"sh\", \"-c\", \"exit 5\"], \"ignore_error\": true},"
+                + "{\"image\": \"flash/shell:1\", \"command\": [\"echo\", \"after\"]}]}";
+        String id = create(body);
+        assertEquals("COMPLETE", awaitState(id, FINAL, Duration.ofSeconds(120)));
+        JsonNode logs = task(id, "FULL").get("logs").get(0).get("logs");
+        assertEquals(List.of(5, 0), List.of(logs.get(0).get("exit_code").asInt(), logs.get(1).get("exit_code").asInt()),
+                "the error exit code is recorded, and the next executor ran");
+        assertEquals("after", logs.get(1).get("stdout").asText().strip());
     }
 
     @Test
     void aRunningTaskIsCanceled() throws Exception {
-        String id = create(task("tes-sleeper", "sleep 120"));
+        String id = create(document("tes-sleeper", "sleep 120"));
         assertEquals("RUNNING", awaitState(id, Set.of("RUNNING"), Duration.ofSeconds(120)));
         HttpResponse<String> r = post("/tasks/" + id + ":cancel", "");
         assertEquals(200, r.statusCode(), r::body);
         assertEquals("CANCELED", awaitState(id, Set.of("CANCELED"), Duration.ofSeconds(60)));
+        TesSchema.check(TesSchema.Shape.cancelTaskResponse, r.body());
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!containersOfJob(id).isEmpty() && System.nanoTime() < deadline) Thread.sleep(200);
+        assertEquals("", containersOfJob(id), "the cancelled task's container is gone");
+        assertEquals(404, post("/tasks/no-such-task:cancel", "").statusCode());
+    }
+
+    private static String containersOfJob(String jobId) throws Exception {
+        Process ps = new ProcessBuilder("docker", "ps", "-aq", "--filter", "label=io.flash.job=" + jobId).redirectErrorStream(true).start();
+        String out = new String(ps.getInputStream().readAllBytes()).strip();
+        ps.waitFor();
+        return out;
     }
 
     @Test
@@ -101,6 +153,16 @@ class TesTest extends StackTest {
             assertEquals(400, tooBig.statusCode());
             assertTrue(tooBig.body().contains("executors[0].resources"), "the ingest validator's verdict, in TES terms: " + tooBig.body());
             assertEquals(400, post("/tasks", "not json").statusCode());
+            HttpResponse<String> reserved = post("/tasks", "{\"executors\": [{\"image\": \"flash/shell:1\", \"command\": [\"true\"]}],"
+                    + " \"tags\": {\"ga4gh.tes/task\": \"{}\"}}");
+            assertEquals(400, reserved.statusCode());
+            assertTrue(reserved.body().contains("tags.ga4gh.tes/task: the prefix ga4gh.tes/ is kept"), reserved.body());
+            HttpResponse<String> strict = post("/tasks", "{\"executors\": [{\"image\": \"flash/shell:1\", \"command\": [\"true\"]}],"
+                    + " \"resources\": {\"backend_parameters\": {\"VmSize\": \"x\"}, \"backend_parameters_strict\": true}}");
+            assertEquals(400, strict.statusCode());
+            assertTrue(strict.body().contains("resources.backend_parameters.VmSize: unknown to Flash"), strict.body());
+            assertEquals(400, http.send(HttpRequest.newBuilder(URI.create(tes() + "/tasks?view=EVERYTHING")).build(),
+                    HttpResponse.BodyHandlers.ofString()).statusCode());
             assertEquals(404, http.send(HttpRequest.newBuilder(URI.create(tes() + "/tasks/no-such-task")).build(),
                     HttpResponse.BodyHandlers.ofString()).statusCode());
             Thread.sleep(1_000);
@@ -109,24 +171,70 @@ class TesTest extends StackTest {
     }
 
     @Test
-    void listFiltersByNameAndStateAndPages() throws Exception {
+    void listFiltersByNameStateAndTags() throws Exception {
         String prefix = "tes-list-" + System.nanoTime();
         Set<String> ids = new HashSet<>();
-        for (int i = 0; i < 3; i++) ids.add(create(task(prefix + "-" + i, "true")));
-        for (String id : ids) awaitState(id, Set.of("COMPLETE"), Duration.ofSeconds(120));
-        JsonNode first = get("/tasks?name_prefix=" + prefix + "&page_size=2");
-        assertEquals(2, first.get("tasks").size());
-        JsonNode second = get("/tasks?name_prefix=" + prefix + "&page_size=2&page_token=" + first.get("next_page_token").asText());
-        assertEquals(1, second.get("tasks").size());
-        assertNull(second.get("next_page_token"), "the last page has no token");
-        Set<String> listed = new HashSet<>();
-        first.get("tasks").forEach(t -> listed.add(t.get("id").asText()));
-        second.get("tasks").forEach(t -> listed.add(t.get("id").asText()));
-        assertEquals(ids, listed);
-        assertEquals(3, get("/tasks?name_prefix=" + prefix + "&state=COMPLETE").get("tasks").size());
-        assertEquals(0, get("/tasks?name_prefix=" + prefix + "&state=RUNNING").get("tasks").size());
+        for (int i = 0; i < 3; i++) {
+            String body = document(prefix + "-" + i, "true").replaceFirst("^\\{", "{\"tags\": {\"sample\": \"s" + i + "\", \"batch\": \"b\"},");
+            ids.add(create(body));
+        }
+        for (String id : ids) assertEquals("COMPLETE", awaitState(id, FINAL, Duration.ofSeconds(120)));
+        assertEquals(ids, idsOf(list("name_prefix=" + prefix + "&state=COMPLETE").get("tasks")));
+        assertEquals(0, list("name_prefix=" + prefix + "&state=RUNNING").get("tasks").size());
+        assertEquals(1, list("name_prefix=" + prefix + "&tag_key=sample&tag_value=s1").get("tasks").size());
+        assertEquals(3, list("name_prefix=" + prefix + "&tag_key=sample").get("tasks").size(), "an empty value matches any");
+        assertEquals(1, list("name_prefix=" + prefix + "&tag_key=batch&tag_value=b&tag_key=sample&tag_value=s2").get("tasks").size());
+        assertEquals(0, list("name_prefix=" + prefix + "&tag_key=sample&tag_value=s1&tag_key=absent").get("tasks").size());
+        JsonNode basic = list("name_prefix=" + prefix + "&view=BASIC&page_size=1").get("tasks").get(0);
+        assertEquals("b", basic.get("tags").get("batch").asText(), "BASIC lists the whole document");
         assertEquals(400, http.send(HttpRequest.newBuilder(URI.create(tes() + "/tasks?page_size=2048")).build(),
                 HttpResponse.BodyHandlers.ofString()).statusCode());
+    }
+
+    /**
+     * 600 tasks that wait (on a framework no one runs), created by 8 clients at once; listed in
+     * pages of 250, each seen once, in id order; then cancelled so they leave nothing behind.
+     */
+    @Test
+    void pagingWalksSixHundredTasksOnceEach() throws Exception {
+        String prefix = "tes-page-" + System.nanoTime();
+        String body = "{\"name\": \"%s\", \"resources\": {\"backend_parameters\": {\"framework\": \"nowhere\"}},"
+                + " \"executors\": [{\"image\": \"flash/shell:1\", \"command\": [\"true\"]}]}";
+        Set<String> ids = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            List<java.util.concurrent.Future<String>> created = new java.util.ArrayList<>();
+            for (int i = 0; i < 600; i++) {
+                String name = prefix + "-" + i;
+                created.add(pool.submit(() -> create(body.formatted(name))));
+            }
+            for (var f : created) ids.add(f.get());
+        } finally {
+            pool.shutdown();
+        }
+        assertEquals(600, ids.size());
+        List<String> walked = new java.util.ArrayList<>();
+        String token = null;
+        int pages = 0;
+        do {
+            JsonNode page = list("name_prefix=" + prefix + "&page_size=250" + (token == null ? "" : "&page_token=" + token));
+            page.get("tasks").forEach(t -> walked.add(t.get("id").asText()));
+            token = page.has("next_page_token") ? page.get("next_page_token").asText() : null;
+            pages++;
+        } while (token != null && pages < 10);
+        assertEquals(3, pages);
+        assertEquals(600, walked.size(), "no task twice");
+        assertEquals(ids, new HashSet<>(walked));
+        assertEquals(walked.stream().sorted().toList(), walked, "in id order");
+        assertEquals(256, list("name_prefix=" + prefix).get("tasks").size(), "the default page is 256");
+        for (String id : ids) client.cancel(id, "end of the paging test");
+        for (String id : List.of(walked.get(0), walked.get(599))) assertEquals("CANCELED", awaitState(id, FINAL, Duration.ofSeconds(60)));
+    }
+
+    private static Set<String> idsOf(JsonNode tasks) {
+        Set<String> ids = new HashSet<>();
+        tasks.forEach(t -> ids.add(t.get("id").asText()));
+        return ids;
     }
 
     private static Set<String> fields(JsonNode node) {

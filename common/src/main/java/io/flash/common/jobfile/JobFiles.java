@@ -29,7 +29,7 @@ public final class JobFiles {
     private static final Set<String> JOB_FIELDS = Set.of("submissionId", "name", "owner", "queue", "priority",
             "labels", "failureMode", "store", "tasks");
     private static final Set<String> TASK_FIELDS = Set.of("name", "image", "command", "shell", "env", "workdir",
-            "resources", "dependsOn", "inputs", "outputs", "maxAttempts", "retryOnExitCodes", "failOnExitCodes", "backoff", "timeout", "framework",
+            "resources", "dependsOn", "inputs", "outputs", "maxAttempts", "retryOnExitCodes", "failOnExitCodes", "continueOnFailure", "backoff", "timeout", "framework",
             "locality", "nodeLabels", "scatter", "stream");
     private static final Set<String> SCATTER_FIELDS = Set.of("items", "from", "to", "shardSize", "file");
     private static final Set<String> STREAM_FIELDS = Set.of("from", "window", "maxDisk");
@@ -101,6 +101,7 @@ public final class JobFiles {
                 .setMaxAttempts(node.has("maxAttempts") ? integer(node.get("maxAttempts"), path + "maxAttempts") : null)
                 .setRetryOnExitCodes(integers(node.get("retryOnExitCodes"), path + "retryOnExitCodes"))
                 .setFailOnExitCodes(integers(node.get("failOnExitCodes"), path + "failOnExitCodes"))
+                .setContinueOnFailure(node.has("continueOnFailure") && bool(node.get("continueOnFailure"), path + "continueOnFailure"))
                 .setBackoff(text(node, "backoff", path))
                 .setNodeLabels(stringMap(node.get("nodeLabels"), path + "nodeLabels"));
         JsonNode stream = node.get("stream");
@@ -206,6 +207,13 @@ public final class JobFiles {
         } catch (NumberFormatException e) {
             throw new JobFileException(path + ": expected a number, got '" + value.asText() + "'");
         }
+    }
+
+    private static boolean bool(JsonNode value, String path) throws JobFileException {
+        if (value.isBoolean()) {
+            return value.asBoolean();
+        }
+        throw new JobFileException(path + ": expected true or false, got '" + value.asText() + "'");
     }
 
     private static Integer integer(JsonNode value, String path) throws JobFileException {

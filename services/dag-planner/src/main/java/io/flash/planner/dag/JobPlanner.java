@@ -41,7 +41,7 @@ public final class JobPlanner {
         JobProgress job = JobProgress.newBuilder()
                 .setJobId(spec.getJobId()).setSubmissionId(spec.getSubmissionId()).setName(spec.getName())
                 .setOwner(spec.getOwner()).setQueue(spec.getQueue()).setPriority(spec.getPriority())
-                .setFailureMode(spec.getFailureMode()).setAcceptedAt(spec.getAcceptedAt())
+                .setFailureMode(spec.getFailureMode()).setAcceptedAt(spec.getAcceptedAt()).setLabels(spec.getLabels())
                 .setState(JobState.RUNNING).setTaskNames(names).build();
         Map<String, List<String>> dependents = new HashMap<>();
         for (TaskDefinition def : spec.getTasks()) {
@@ -236,7 +236,7 @@ public final class JobPlanner {
             if (state == TaskState.FAILED) {
                 job.setUnitsFailed(job.getUnitsFailed() + 1);
                 task.setFailed(task.getFailed() + 1);
-                job.setFailed(true);
+                if (!continuesOnFailure(job, task.getName())) job.setFailed(true);
             } else {
                 task.setCancelled(task.getCancelled() + 1);
             }
@@ -247,7 +247,7 @@ public final class JobPlanner {
         } else {
             store.putTask(job.getJobId(), task);
         }
-        if (state == TaskState.FAILED) {
+        if (state == TaskState.FAILED && !continuesOnFailure(job, task.getName())) {
             skipAfterFailure(job, task);
         }
         job.setMessage(state == TaskState.SUCCEEDED ? null : "task " + unit.getName() + " " + reason);
@@ -261,7 +261,8 @@ public final class JobPlanner {
         if (task.getFirstFailure() != null) task.setReason(task.getFirstFailure().getReason());
         store.putTask(job.getJobId(), task);
         job.setTasksDone(job.getTasksDone() + 1);
-        if (state != TaskState.SUCCEEDED || job.getCancelRequested()) return;
+        boolean released = state == TaskState.SUCCEEDED || state == TaskState.FAILED && continuesOnFailure(job, task.getName());
+        if (!released || job.getCancelRequested()) return;
         if (job.getFailed() && job.getFailureMode() == FailureMode.STOP) return;
         for (String dependentName : task.getDependents()) {
             LogicalTask dependent = store.task(job.getJobId(), dependentName);
@@ -271,6 +272,10 @@ public final class JobPlanner {
                 release(job, dependent, now);
             }
         }
+    }
+
+    private boolean continuesOnFailure(JobProgress job, String taskName) {
+        return store.spec(job.getJobId(), taskName).getContinueOnFailure();
     }
 
     /** STOP: every task not yet released is skipped. CONTINUE: only what depends on the failed task. */
@@ -401,12 +406,16 @@ public final class JobPlanner {
         boolean anyCancelled = false;
         Integer exitCode = 0;
         String reason = null;
+        List<String> ignored = new ArrayList<>();
         for (String name : job.getTaskNames()) {
             LogicalTask task = store.task(job.getJobId(), name);
             TaskSummary summary = summary(job, task);
             summaries.add(summary);
             if (task.getState() == TaskState.CANCELLED) anyCancelled = true;
-            if (reason == null && task.getState() == TaskState.FAILED) {
+            boolean failed = task.getState() == TaskState.FAILED;
+            if (failed && continuesOnFailure(job, name)) {
+                ignored.add(name);
+            } else if (reason == null && failed) {
                 exitCode = summary.getExitCode();
                 reason = "task " + summary.getName() + " " + summary.getReason();
             }
@@ -416,7 +425,8 @@ public final class JobPlanner {
             exitCode = null;
             reason = job.getCancelReason() == null ? "cancelled" : "cancelled: " + job.getCancelReason();
         }
-        job.setMessage(reason != null ? reason : "all " + job.getTaskNames().size() + " tasks succeeded");
+        job.setMessage(reason != null ? reason : ignored.isEmpty() ? "all " + job.getTaskNames().size() + " tasks succeeded"
+                : "done; failures ignored (continueOnFailure): " + String.join(", ", ignored));
         store.putJob(job);
         out.jobStatus(status(job, now));
         out.result(JobResult.newBuilder()
@@ -452,6 +462,7 @@ public final class JobPlanner {
                 .setState(job.getState()).setTasksTotal((int) Math.min(Integer.MAX_VALUE, job.getUnitsTotal()))
                 .setTasksSucceeded((int) job.getUnitsSucceeded()).setTasksFailed((int) job.getUnitsFailed())
                 .setTasksRunning((int) job.getUnitsActive()).setMessage(job.getMessage()).setUpdatedAt(now)
+                .setAcceptedAt(job.getAcceptedAt()).setLabels(job.getLabels())
                 .build();
     }
 

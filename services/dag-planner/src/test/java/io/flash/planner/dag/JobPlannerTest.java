@@ -287,6 +287,27 @@ class JobPlannerTest {
     }
 
     @Test
+    void aTaskThatContinuesOnFailureReleasesItsDependantsAndDoesNotFailTheJob() {
+        TaskDefinition first = task("a");
+        first.setContinueOnFailure(true);
+        JobAccepted spec = job("j", first, task("b", "a"));
+        spec.setLabels(Map.of("ga4gh.tes/task", "{}"));
+        planner.accept(spec, 1L);
+        planner.onEvent(ended(plan.drainReady().get(0), TaskEventType.FAILED, FailureClass.USER, 3), 2L);
+        List<TaskReady> ready = plan.drainReady();
+        assertEquals(List.of("j.b"), ids(ready), "b runs although a failed");
+        planner.onEvent(ended(ready.get(0), TaskEventType.SUCCEEDED, null, 0), 3L);
+        JobResult result = plan.onlyResult();
+        assertEquals(JobState.SUCCEEDED, result.getState());
+        assertEquals(List.of(TaskState.FAILED, TaskState.SUCCEEDED), result.getTasks().stream().map(TaskSummary::getState).toList());
+        assertEquals(3, result.getTasks().get(0).getExitCode());
+        JobStatus last = plan.statuses.get(plan.statuses.size() - 1);
+        assertEquals("done; failures ignored (continueOnFailure): a", last.getMessage());
+        assertEquals("{}", last.getLabels().get("ga4gh.tes/task"), "the status carries the submission's labels");
+        assertEquals(spec.getAcceptedAt(), last.getAcceptedAt());
+    }
+
+    @Test
     void theSameJobTwiceRunsOnce() {
         assertTrue(planner.accept(job("j", task("a")), 1L));
         assertFalse(planner.accept(job("j", task("a")), 2L));

@@ -1,6 +1,7 @@
 package io.flash.ingest.tes;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.flash.common.client.JobClient;
 import io.flash.ingest.intake.SubmissionProcessor;
 import io.flash.ingest.validation.ValidationResult;
@@ -16,8 +17,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import java.util.*;
 
 /**
- * GA4GH TES 1.1 under {@code /ga4gh/tes/v1} — a first part (docs/tes.md): create, the MINIMAL view,
- * list, cancel, service-info. A created task is validated here by the same validator as the ingest
+ * GA4GH TES 1.1 under {@code /ga4gh/tes/v1} (docs/tes.md): create, the three views, list with its
+ * filters and paging, cancel, service-info. A created task is validated here by the same validator as the ingest
  * topic (a refused one never reaches Kafka) and then published as a Flash job like any other; its
  * TES id is the Flash job id. Reads come from this instance's {@link JobViews}.
  */
@@ -86,56 +87,77 @@ public class TesResource {
     @GET
     @Path("/tasks/{id}")
     public Response get(@PathParam("id") String id, @QueryParam("view") @DefaultValue("MINIMAL") String view) {
-        if (!view.equals("MINIMAL")) return notServedYet(view);
+        Optional<TesViews.View> chosen = view(view);
+        if (chosen.isEmpty()) return badView(view);
         return views.job(id, 0, Integer.MAX_VALUE)
-                .map(p -> Response.ok(minimal(p.job(), p)).build())
+                .filter(p -> TesViews.isTesTask(p.job()))
+                .map(p -> Response.ok(TesViews.render(p.job(), p.tasks(), chosen.get())).build())
                 .orElseGet(() -> unknown(id));
     }
 
+    /**
+     * Tasks ordered by id (stable while they change state); the page token is the last id of the
+     * page before, so a task created meanwhile neither repeats nor shifts a page.
+     */
     @GET
     @Path("/tasks")
     public Response list(@QueryParam("name_prefix") String namePrefix, @QueryParam("state") String state,
-                         @QueryParam("tag_key") List<String> tagKeys, @QueryParam("page_size") Integer pageSize,
-                         @QueryParam("page_token") String pageToken, @QueryParam("view") @DefaultValue("MINIMAL") String view) {
-        if (!view.equals("MINIMAL")) return notServedYet(view);
-        if (tagKeys != null && !tagKeys.isEmpty()) return refused(List.of("tag_key: filtering by tags is not served yet (docs/tes.md)"));
+                         @QueryParam("tag_key") List<String> tagKeys, @QueryParam("tag_value") List<String> tagValues,
+                         @QueryParam("page_size") Integer pageSize, @QueryParam("page_token") String pageToken,
+                         @QueryParam("view") @DefaultValue("MINIMAL") String view) {
+        Optional<TesViews.View> chosen = view(view);
+        if (chosen.isEmpty()) return badView(view);
         if (state != null && !STATES.contains(state)) return refused(List.of("state: must be one of " + new TreeSet<>(STATES)));
         int size = pageSize == null ? DEFAULT_PAGE_SIZE : pageSize;
         if (size < 1 || size > MAX_PAGE_SIZE) return refused(List.of("page_size: must be 1 to " + MAX_PAGE_SIZE + ", not " + size));
-        int from;
-        try {
-            from = pageToken == null || pageToken.isBlank() ? 0 : Integer.parseInt(pageToken);
-        } catch (NumberFormatException e) {
-            return refused(List.of("page_token: not a token this server gave"));
+        List<String> keys = tagKeys == null ? List.of() : tagKeys, values = tagValues == null ? List.of() : tagValues;
+        if (values.size() > keys.size()) return refused(List.of("tag_value: " + values.size() + " values for " + keys.size() + " tag_key"));
+        Map<String, String> wanted = new LinkedHashMap<>();
+        for (int i = 0; i < keys.size(); i++) wanted.put(keys.get(i), i < values.size() ? values.get(i) : "");
+        String after = pageToken == null || pageToken.isBlank() ? "" : pageToken;
+        List<ObjectNode> page = new ArrayList<>();
+        boolean more = false;
+        for (JobStatus job : views.jobsAfter(after)) {
+            if (!TesViews.isTesTask(job) || namePrefix != null && !job.getName().startsWith(namePrefix)) continue;
+            if (!tagsMatch(TesViews.tags(job), wanted)) continue;
+            Optional<JobViews.Page> tasks = views.job(job.getJobId(), 0, Integer.MAX_VALUE);
+            if (tasks.isEmpty()) continue;
+            if (state != null && !state.equals(TesStates.of(job, tasks.get().tasks()))) continue;
+            if (page.size() == size) {
+                more = true;
+                break;
+            }
+            page.add(TesViews.render(job, tasks.get().tasks(), chosen.get()));
         }
-        // Tasks in creation order of their jobs' ids is not stable under updates: order by id instead.
-        List<Map<String, Object>> matching = views.find("tes", null, Integer.MAX_VALUE).stream()
-                .filter(j -> namePrefix == null || j.getName().startsWith(namePrefix))
-                .sorted(Comparator.comparing(JobStatus::getJobId))
-                .map(j -> views.job(j.getJobId(), 0, Integer.MAX_VALUE).map(p -> minimal(j, p)).orElse(null))
-                .filter(Objects::nonNull)
-                .filter(t -> state == null || state.equals(t.get("state")))
-                .toList();
-        List<Map<String, Object>> page = matching.subList(Math.min(from, matching.size()), Math.min(matching.size(), from + size));
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("tasks", page);
-        if (from + size < matching.size()) out.put("next_page_token", Integer.toString(from + size));
+        if (more) out.put("next_page_token", page.get(page.size() - 1).get("id").asText());
         return Response.ok(out).build();
+    }
+
+    /** The spec's table: an empty wanted value matches any value of that key; every wanted key must be there. */
+    static boolean tagsMatch(Map<String, String> tags, Map<String, String> wanted) {
+        for (var want : wanted.entrySet()) {
+            String value = tags.get(want.getKey());
+            if (value == null || !want.getValue().isEmpty() && !want.getValue().equals(value)) return false;
+        }
+        return true;
     }
 
     @POST
     @Path("/tasks/{id}:cancel")
     public Response cancel(@PathParam("id") String id) throws Exception {
-        if (views.job(id, 0, 1).isEmpty()) return unknown(id);
+        if (views.job(id, 0, 1).filter(p -> TesViews.isTesTask(p.job())).isEmpty()) return unknown(id);
         client.cancel(id, "cancelled through TES");
         return Response.ok(Map.of()).build();
     }
 
-    private static Map<String, Object> minimal(JobStatus job, JobViews.Page page) {
-        Map<String, Object> task = new LinkedHashMap<>();
-        task.put("id", job.getJobId());
-        task.put("state", TesStates.of(job, page.tasks()));
-        return task;
+    private static Optional<TesViews.View> view(String name) {
+        try {
+            return Optional.of(TesViews.View.valueOf(name));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
     }
 
     /** The validator speaks of Flash's tasks; executor i is task exec-i. */
@@ -152,8 +174,8 @@ public class TesResource {
         return Response.status(404).entity(Map.of("msg", "no task " + id, "status_code", 404)).build();
     }
 
-    private static Response notServedYet(String view) {
-        return refused(List.of("view: " + view + " is not served yet, only MINIMAL (docs/tes.md)"));
+    private static Response badView(String view) {
+        return refused(List.of("view: must be MINIMAL, BASIC or FULL, not " + view));
     }
 
     private static String firstLine(String message) {

@@ -1,5 +1,6 @@
 package io.flash.ingest.tes;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flash.schema.JobSubmission;
 import io.flash.schema.ResourceRequest;
 import io.flash.schema.TaskSpec;
@@ -16,8 +17,16 @@ import java.util.*;
  */
 public final class TesTranslator {
 
-    /** The label that keeps the task's description (tags are the other labels). */
-    public static final String DESCRIPTION_LABEL = "ga4gh.tes/description";
+    /**
+     * The label that carries the task document as Flash keeps it (what BASIC and FULL return), so
+     * that every ingest instance can answer for it from the status topic alone.
+     */
+    public static final String TASK_LABEL = "ga4gh.tes/task";
+    /** Warnings for the task's system_logs: the backend_parameters Flash ignored. */
+    public static final String WARNINGS_LABEL = "ga4gh.tes/warnings";
+    /** The kept document is re-sent with every status update of the job: bounded well below a record. */
+    static final int MAX_TASK_DOCUMENT_BYTES = 64 * 1024;
+    private static final ObjectMapper JSON = new ObjectMapper();
     /** backend_parameters keys Flash understands (case-insensitive), besides {@code node_label.<key>}. */
     public static final List<String> BACKEND_PARAMETERS = List.of("disk_type", "gpus", "network", "framework", "queue",
             "priority", "timeout", "node_label.<key>");
@@ -61,11 +70,22 @@ public final class TesTranslator {
                     .setNodeLabels(new HashMap<>(needs.nodeLabels))
                     .setTimeout(needs.timeout).setFramework(needs.framework)
                     .setMaxAttempts(1) // TES: an executor's non-zero exit is the task's error; infrastructure is still retried
+                    .setContinueOnFailure(Boolean.TRUE.equals(e.ignoreError()))
                     .setDependsOn(i == 0 ? List.of() : List.of("exec-" + (i - 1)));
             specs.add(spec.build());
         }
         Map<String, String> labels = new TreeMap<>(task.tags() == null ? Map.of() : task.tags());
-        if (task.description() != null && !task.description().isBlank()) labels.put(DESCRIPTION_LABEL, task.description());
+        labels.keySet().stream().filter(k -> k.startsWith("ga4gh.tes/"))
+                .forEach(k -> errors.add("tags." + k + ": the prefix ga4gh.tes/ is kept for Flash's own labels; choose another key"));
+        String document = kept(task, dropped);
+        if (document.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_TASK_DOCUMENT_BYTES) {
+            errors.add("(body): the task document is over " + MAX_TASK_DOCUMENT_BYTES / 1024
+                    + " KiB without input contents; put long scripts in an input file");
+        }
+        labels.put(TASK_LABEL, document);
+        if (!dropped.isEmpty()) {
+            labels.put(WARNINGS_LABEL, "backend_parameters unknown to Flash, ignored: " + String.join(", ", dropped));
+        }
         job.setLabels(labels).setTasks(specs);
         return new Translation(errors.isEmpty() ? job.build() : null, errors, dropped);
     }
@@ -82,7 +102,27 @@ public final class TesTranslator {
             if (e.stdin() != null) errors.add(at + "stdin: redirection is not supported by Flash yet");
             if (e.stdout() != null) errors.add(at + "stdout: redirection is not supported by Flash yet");
             if (e.stderr() != null) errors.add(at + "stderr: redirection is not supported by Flash yet");
-            if (Boolean.TRUE.equals(e.ignoreError())) errors.add(at + "ignore_error: not supported by Flash yet");
+        }
+    }
+
+    /**
+     * The document as BASIC returns it: what the client sent, without the fields the server sets
+     * and without the backend_parameters Flash does not know (the spec: not stored, not returned).
+     */
+    private static String kept(TesModel.Task task, List<String> dropped) {
+        TesModel.Resources r = task.resources();
+        if (r != null && r.backendParameters() != null && !dropped.isEmpty()) {
+            Map<String, String> known = new TreeMap<>(r.backendParameters());
+            dropped.forEach(known::remove);
+            r = new TesModel.Resources(r.cpuCores(), r.preemptible(), r.ramGb(), r.diskGb(), r.zones(), known,
+                    r.backendParametersStrict());
+        }
+        TesModel.Task kept = new TesModel.Task(null, null, task.name(), task.description(), task.inputs(), task.outputs(), r,
+                task.executors(), task.volumes(), task.tags(), null, null);
+        try {
+            return JSON.writeValueAsString(kept);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("a TES task read from JSON could not be written back", e);
         }
     }
 

@@ -261,6 +261,7 @@ public final class JobValidator {
                 .setMaxAttempts(maxAttempts)
                 .setRetryOnExitCodes(spec.getRetryOnExitCodes())
                 .setFailOnExitCodes(spec.getFailOnExitCodes())
+                .setContinueOnFailure(spec.getContinueOnFailure())
                 .setBackoffSeconds(backoff)
                 .setScatter(scatter)
                 .setNodeLabels(spec.getNodeLabels())

@@ -20,7 +20,8 @@ public final class JobViews {
     public record Page(JobStatus job, List<TaskSummary> tasks, int page, int size, int totalTasks) {
     }
 
-    private final Map<String, JobStatus> jobs = new ConcurrentHashMap<>();
+    /** By job id: paging in id order stays stable while jobs change state. */
+    private final ConcurrentSkipListMap<String, JobStatus> jobs = new ConcurrentSkipListMap<>();
     private final Map<String, ConcurrentSkipListMap<String, TaskSummary>> tasks = new ConcurrentHashMap<>();
     private final Map<TaskState, java.util.concurrent.atomic.AtomicLong> unitsByState = new EnumMap<>(TaskState.class);
 
@@ -65,6 +66,11 @@ public final class JobViews {
                 .sorted(Comparator.comparingLong(JobStatus::getUpdatedAt).reversed())
                 .limit(limit)
                 .toList();
+    }
+
+    /** Every job with an id after {@code afterId}, in id order, read lazily (a page stops early). */
+    public Iterable<JobStatus> jobsAfter(String afterId) {
+        return jobs.tailMap(afterId, false).values();
     }
 
     public int jobCount() {

@@ -37,7 +37,8 @@ class TesTranslatorTest {
         JobSubmission job = t.submission();
         assertEquals("md5", job.getName());
         assertEquals("batch", job.getQueue());
-        assertEquals(Map.of("WORKFLOW_ID", "cwl-01234", TesTranslator.DESCRIPTION_LABEL, "checksums"), job.getLabels());
+        assertEquals(java.util.Set.of("WORKFLOW_ID", TesTranslator.TASK_LABEL), job.getLabels().keySet(), "the tags, and the kept document");
+        assertEquals("cwl-01234", job.getLabels().get("WORKFLOW_ID"));
         List<TaskSpec> tasks = job.getTasks();
         assertEquals(List.of("exec-0", "exec-1"), tasks.stream().map(TaskSpec::getName).toList());
         assertEquals(List.of("exec-0"), tasks.get(1).getDependsOn(), "the second runs after the first");
@@ -58,13 +59,43 @@ class TesTranslatorTest {
         var t = translate("""
                 {"inputs": [{"path": "/data/a", "content": "x"}], "outputs": [{"path": "/data/b", "url": "s3://b/b"}],
                  "volumes": ["/vol"],
-                 "executors": [{"image": "alpine", "command": ["cat"], "stdin": "/data/a", "stdout": "/tmp/o", "ignore_error": true}]}
+                 "executors": [{"image": "alpine", "command": ["cat"], "stdin": "/data/a", "stdout": "/tmp/o"}]}
                 """);
         assertNull(t.submission());
         assertEquals(List.of("inputs: not supported by Flash yet (see docs/tes.md)", "outputs: not supported by Flash yet (see docs/tes.md)",
                 "volumes: not supported by Flash yet (see docs/tes.md)", "executors[0].stdin: redirection is not supported by Flash yet",
-                "executors[0].stdout: redirection is not supported by Flash yet", "executors[0].ignore_error: not supported by Flash yet"),
+                "executors[0].stdout: redirection is not supported by Flash yet"),
                 t.errors());
+    }
+
+    @Test
+    void ignoreErrorLetsTheNextExecutorRunAndTheDocumentIsKeptWithoutUnknownParameters() throws Exception {
+        var t = translate("""
+                {"name": "two", "tags": {"run": "r1"},
+                 "resources": {"backend_parameters": {"VmSize": "big", "disk_type": "ssd"}},
+                 "executors": [{"image": "alpine", "command": ["false"], "ignore_error": true},
+                               {"image": "alpine", "command": ["true"]}]}
+                """);
+        assertEquals(List.of(), t.errors());
+        List<io.flash.schema.TaskSpec> tasks = t.submission().getTasks();
+        assertTrue(tasks.get(0).getContinueOnFailure());
+        assertFalse(tasks.get(1).getContinueOnFailure());
+        Map<String, String> labels = t.submission().getLabels();
+        assertEquals("r1", labels.get("run"), "tags are labels as they are");
+        var kept = new com.fasterxml.jackson.databind.ObjectMapper().readTree(labels.get(TesTranslator.TASK_LABEL));
+        assertEquals("two", kept.get("name").asText());
+        assertEquals("{\"disk_type\":\"ssd\"}", kept.get("resources").get("backend_parameters").toString(),
+                "a key Flash does not know is neither stored nor returned");
+        assertTrue(kept.get("executors").get(0).get("ignore_error").asBoolean());
+        assertEquals("backend_parameters unknown to Flash, ignored: VmSize", labels.get(TesTranslator.WARNINGS_LABEL));
+    }
+
+    @Test
+    void aTaskDocumentOverTheKeptLimitIsRefused() throws Exception {
+        String big = "x".repeat(TesTranslator.MAX_TASK_DOCUMENT_BYTES);
+        var t = translate("{\"executors\": [{\"image\": \"alpine\", \"command\": [\"echo\", \"" + big + "\"]}]}");
+        assertNull(t.submission());
+        assertTrue(t.errors().get(0).startsWith("(body): the task document is over 64 KiB"), t.errors().toString());
     }
 
     @Test

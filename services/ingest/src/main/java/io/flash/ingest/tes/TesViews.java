@@ -1,0 +1,150 @@
+package io.flash.ingest.tes;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.flash.common.ids.JobIds;
+import io.flash.schema.JobStatus;
+import io.flash.schema.TaskSummary;
+
+import java.time.Instant;
+import java.util.*;
+
+/**
+ * The three views of a TES task (MINIMAL, BASIC, FULL), rebuilt from what every ingest instance
+ * reads: the job's status — which carries the kept task document in a label — and its tasks'
+ * summaries, one per executor ({@code exec-i}). Plain Java, no Kafka.
+ */
+public final class TesViews {
+
+    public enum View { MINIMAL, BASIC, FULL }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private TesViews() {
+    }
+
+    /** Whether the job is a TES task: only those carry the kept document. */
+    public static boolean isTesTask(JobStatus job) {
+        return job.getLabels().containsKey(TesTranslator.TASK_LABEL);
+    }
+
+    /** The tags the client set: the job's labels without Flash's own {@code ga4gh.tes/} ones. */
+    public static Map<String, String> tags(JobStatus job) {
+        Map<String, String> tags = new TreeMap<>(job.getLabels());
+        tags.keySet().removeIf(k -> k.startsWith("ga4gh.tes/"));
+        return tags;
+    }
+
+    public static ObjectNode render(JobStatus job, Collection<TaskSummary> units, View view) {
+        String state = TesStates.of(job, units);
+        if (view == View.MINIMAL) {
+            ObjectNode minimal = JSON.createObjectNode();
+            minimal.put("id", job.getJobId());
+            minimal.put("state", state);
+            return minimal;
+        }
+        ObjectNode task = JSON.createObjectNode();
+        task.put("id", job.getJobId());
+        task.put("state", state);
+        task.setAll(keptDocument(job));
+        if (job.getAcceptedAt() > 0) task.put("creation_time", Instant.ofEpochMilli(job.getAcceptedAt()).toString());
+        if (view == View.BASIC && task.get("inputs") instanceof ArrayNode inputs) {
+            inputs.forEach(input -> ((ObjectNode) input).remove("content"));
+        }
+        task.set("logs", logs(job, executors(job, units), view));
+        return task;
+    }
+
+    private static ObjectNode keptDocument(JobStatus job) {
+        try {
+            return (ObjectNode) JSON.readTree(job.getLabels().get(TesTranslator.TASK_LABEL));
+        } catch (Exception e) {
+            // Written by TesTranslator from a parsed document: unreadable only if someone else wrote the label.
+            ObjectNode broken = JSON.createObjectNode();
+            broken.put("description", "the kept task document is unreadable: " + e.getMessage());
+            return broken;
+        }
+    }
+
+    /** The summaries of exec-0, exec-1, … in executor order. */
+    private static List<TaskSummary> executors(JobStatus job, Collection<TaskSummary> units) {
+        Map<Integer, TaskSummary> byIndex = new TreeMap<>();
+        for (TaskSummary unit : units) {
+            String name = JobIds.taskName(job.getJobId(), unit.getTaskId());
+            if (name.startsWith("exec-")) {
+                try {
+                    byIndex.put(Integer.parseInt(name.substring("exec-".length())), unit);
+                } catch (NumberFormatException notAnExecutor) {
+                    // a task of another shape: not one of the TES executors
+                }
+            }
+        }
+        return new ArrayList<>(byIndex.values());
+    }
+
+    /**
+     * One TaskLog for the task's run: Flash retries an executor's infrastructure failures inside
+     * the run, and those retries are told in system_logs rather than as further TaskLogs.
+     */
+    private static ArrayNode logs(JobStatus job, List<TaskSummary> executors, View view) {
+        ArrayNode logs = JSON.createArrayNode();
+        List<TaskSummary> started = executors.stream().filter(e -> e.getStartedAt() != null || e.getExitCode() != null).toList();
+        if (started.isEmpty()) return logs;
+        ObjectNode log = logs.addObject();
+        ArrayNode executorLogs = log.putArray("logs");
+        Long taskStart = null, taskEnd = null;
+        for (TaskSummary e : started) {
+            if (e.getStartedAt() != null && taskStart == null) taskStart = e.getStartedAt();
+            if (e.getFinishedAt() != null) taskEnd = e.getFinishedAt();
+            if (e.getExitCode() == null) continue; // the spec requires exit_code: a running executor is not logged yet
+            ObjectNode el = executorLogs.addObject();
+            if (e.getStartedAt() != null) el.put("start_time", Instant.ofEpochMilli(e.getStartedAt()).toString());
+            if (e.getFinishedAt() != null) el.put("end_time", Instant.ofEpochMilli(e.getFinishedAt()).toString());
+            if (view == View.FULL) {
+                el.put("stdout", e.getStdoutTail() == null ? "" : e.getStdoutTail());
+                el.put("stderr", ""); // the executor keeps one tail of both streams, given as stdout
+            }
+            el.put("exit_code", e.getExitCode());
+        }
+        ObjectNode metadata = log.putObject("metadata");
+        TaskSummary last = started.get(started.size() - 1);
+        if (last.getFrameworkId() != null) metadata.put("framework", last.getFrameworkId());
+        if (last.getNodeId() != null) metadata.put("node", last.getNodeId());
+        metadata.put("flash_job", job.getJobId());
+        if (taskStart != null) log.put("start_time", Instant.ofEpochMilli(taskStart).toString());
+        if (taskEnd != null && isFinal(job)) log.put("end_time", Instant.ofEpochMilli(taskEnd).toString());
+        log.putArray("outputs"); // outputs are not uploaded yet (docs/tes.md)
+        if (view == View.FULL) {
+            ArrayNode system = log.putArray("system_logs");
+            String warnings = job.getLabels().get(TesTranslator.WARNINGS_LABEL);
+            if (warnings != null) system.add(warnings);
+            for (TaskSummary e : executors) {
+                String name = JobIds.taskName(job.getJobId(), e.getTaskId());
+                if (e.getInfraFailures() > 0) {
+                    system.add(name + ": " + e.getInfraFailures() + " attempt(s) lost to the infrastructure and retried");
+                }
+                if (e.getReason() != null) {
+                    system.add(name + ": " + e.getReason() + where(e));
+                }
+            }
+            if (job.getMessage() != null) system.add(job.getMessage());
+        }
+        return logs;
+    }
+
+    private static String where(TaskSummary e) {
+        StringBuilder at = new StringBuilder();
+        if (e.getFailureClass() != null) at.append(" [").append(e.getFailureClass()).append(']');
+        if (e.getNodeId() != null) at.append(" on node ").append(e.getNodeId());
+        if (e.getFrameworkId() != null) at.append(" of framework ").append(e.getFrameworkId());
+        return at.toString();
+    }
+
+    private static boolean isFinal(JobStatus job) {
+        return switch (job.getState()) {
+            case SUCCEEDED, FAILED, CANCELLED -> true;
+            default -> false;
+        };
+    }
+}
