@@ -24,6 +24,8 @@ public final class TesTranslator {
     public static final String TASK_LABEL = "ga4gh.tes/task";
     /** Warnings for the task's system_logs: the backend_parameters Flash ignored. */
     public static final String WARNINGS_LABEL = "ga4gh.tes/warnings";
+    /** Set when the inputs' contents made the kept document too large and were left out of it. */
+    public static final String CONTENT_DROPPED_LABEL = "ga4gh.tes/content-dropped";
     /** The kept document is re-sent with every status update of the job: bounded well below a record. */
     static final int MAX_TASK_DOCUMENT_BYTES = 64 * 1024;
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -51,6 +53,7 @@ public final class TesTranslator {
         JobSubmission.Builder job = JobSubmission.newBuilder().setSubmissionId(submissionId).setOwner(owner)
                 .setName(task.name() == null || task.name().isBlank() ? "tes-task" : task.name());
         Needs needs = needs(task.resources(), job, errors, dropped);
+        TesFiles.Plan files = TesFiles.plan(task, errors);
         List<TaskSpec> specs = new ArrayList<>();
         for (int i = 0; i < executors.size(); i++) {
             TesModel.Executor e = executors.get(i);
@@ -71,14 +74,21 @@ public final class TesTranslator {
                     .setTimeout(needs.timeout).setFramework(needs.framework)
                     .setMaxAttempts(1) // TES: an executor's non-zero exit is the task's error; infrastructure is still retried
                     .setContinueOnFailure(Boolean.TRUE.equals(e.ignoreError()))
+                    .setMounts(files.mounts()).setFetches(files.fetches())
+                    .setUploads(i == executors.size() - 1 ? files.uploads() : List.of())
+                    .setStdoutTo(TesFiles.redirect(e.stdout())).setStderrTo(TesFiles.redirect(e.stderr()))
                     .setDependsOn(i == 0 ? List.of() : List.of("exec-" + (i - 1)));
             specs.add(spec.build());
         }
         Map<String, String> labels = new TreeMap<>(task.tags() == null ? Map.of() : task.tags());
         labels.keySet().stream().filter(k -> k.startsWith("ga4gh.tes/"))
                 .forEach(k -> errors.add("tags." + k + ": the prefix ga4gh.tes/ is kept for Flash's own labels; choose another key"));
-        String document = kept(task, dropped);
-        if (document.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_TASK_DOCUMENT_BYTES) {
+        String document = kept(task, dropped, true);
+        if (bytes(document) > MAX_TASK_DOCUMENT_BYTES) {
+            document = kept(task, dropped, false); // the contents are in the job's fetches; FULL then shows them without
+            labels.put(CONTENT_DROPPED_LABEL, "true");
+        }
+        if (bytes(document) > MAX_TASK_DOCUMENT_BYTES) {
             errors.add("(body): the task document is over " + MAX_TASK_DOCUMENT_BYTES / 1024
                     + " KiB without input contents; put long scripts in an input file");
         }
@@ -90,26 +100,24 @@ public final class TesTranslator {
         return new Translation(errors.isEmpty() ? job.build() : null, errors, dropped);
     }
 
+    private static int bytes(String text) {
+        return text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    }
+
     private static void refuseNotYetSupported(TesModel.Task task, List<String> errors) {
-        if (task.inputs() != null && !task.inputs().isEmpty()) errors.add("inputs: not supported by Flash yet (see docs/tes.md)");
-        if (task.outputs() != null && !task.outputs().isEmpty()) errors.add("outputs: not supported by Flash yet (see docs/tes.md)");
-        if (task.volumes() != null && !task.volumes().isEmpty()) errors.add("volumes: not supported by Flash yet (see docs/tes.md)");
         List<TesModel.Executor> executors = task.executors() == null ? List.of() : task.executors();
         for (int i = 0; i < executors.size(); i++) {
             TesModel.Executor e = executors.get(i);
-            if (e == null) continue;
-            String at = "executors[" + i + "].";
-            if (e.stdin() != null) errors.add(at + "stdin: redirection is not supported by Flash yet");
-            if (e.stdout() != null) errors.add(at + "stdout: redirection is not supported by Flash yet");
-            if (e.stderr() != null) errors.add(at + "stderr: redirection is not supported by Flash yet");
+            if (e != null && e.stdin() != null) errors.add("executors[" + i + "].stdin: not supported by Flash yet (docs/tes.md)");
         }
     }
 
     /**
      * The document as BASIC returns it: what the client sent, without the fields the server sets
-     * and without the backend_parameters Flash does not know (the spec: not stored, not returned).
+     * and without the backend_parameters Flash does not know (the spec: not stored, not returned);
+     * input contents only while the whole document stays under {@link #MAX_TASK_DOCUMENT_BYTES}.
      */
-    private static String kept(TesModel.Task task, List<String> dropped) {
+    private static String kept(TesModel.Task task, List<String> dropped, boolean withContent) {
         TesModel.Resources r = task.resources();
         if (r != null && r.backendParameters() != null && !dropped.isEmpty()) {
             Map<String, String> known = new TreeMap<>(r.backendParameters());
@@ -117,7 +125,12 @@ public final class TesTranslator {
             r = new TesModel.Resources(r.cpuCores(), r.preemptible(), r.ramGb(), r.diskGb(), r.zones(), known,
                     r.backendParametersStrict());
         }
-        TesModel.Task kept = new TesModel.Task(null, null, task.name(), task.description(), task.inputs(), task.outputs(), r,
+        List<TesModel.Input> inputs = task.inputs();
+        if (!withContent && inputs != null) {
+            inputs = inputs.stream().map(in -> in == null ? null : new TesModel.Input(in.name(), in.description(), in.url(), in.path(),
+                    in.type(), null, in.streamable())).toList();
+        }
+        TesModel.Task kept = new TesModel.Task(null, null, task.name(), task.description(), inputs, task.outputs(), r,
                 task.executors(), task.volumes(), task.tags(), null, null);
         try {
             return JSON.writeValueAsString(kept);

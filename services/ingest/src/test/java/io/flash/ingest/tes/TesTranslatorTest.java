@@ -55,17 +55,50 @@ class TesTranslatorTest {
     }
 
     @Test
-    void whatFlashCannotRunYetIsRefusedByFieldNotDropped() throws Exception {
+    void filesMirrorTheirContainerPathsInTheWorkspace() throws Exception {
         var t = translate("""
-                {"inputs": [{"path": "/data/a", "content": "x"}], "outputs": [{"path": "/data/b", "url": "s3://b/b"}],
+                {"inputs": [{"path": "/data/in/a.txt", "content": "x"}, {"path": "/ref/genome.fa", "url": "s3://refs/genome.fa"},
+                            {"path": "/vol/seed", "url": "/shared/seed"}, {"path": "/db", "url": "s3://refs/db/", "type": "DIRECTORY"}],
+                 "outputs": [{"path": "/vol/result.txt", "url": "s3://out/result.txt"},
+                             {"path": "/out/reports/*.html", "path_prefix": "/out/reports", "url": "s3://out/reports/"}],
                  "volumes": ["/vol"],
-                 "executors": [{"image": "alpine", "command": ["cat"], "stdin": "/data/a", "stdout": "/tmp/o"}]}
+                 "executors": [{"image": "alpine", "command": ["true"], "stdout": "/logs/0.out"},
+                               {"image": "alpine", "command": ["true"]}]}
+                """);
+        assertEquals(List.of(), t.errors());
+        TaskSpec first = t.submission().getTasks().get(0), last = t.submission().getTasks().get(1);
+        assertEquals(List.of("/logs rw tes/fs/logs", "/out/reports rw tes/fs/out/reports", "/vol rw tes/fs/vol",
+                        "/data/in/a.txt ro tes/fs/data/in/a.txt", "/ref/genome.fa ro tes/fs/ref/genome.fa", "/db ro tes/fs/db"),
+                first.getMounts().stream().map(m -> m.getPath() + (m.getReadOnly() ? " ro " : " rw ") + m.getSource()).toList(),
+                "writable directories first (outermost only), then each input outside them, read only");
+        assertEquals(first.getMounts(), last.getMounts(), "every executor sees the same files");
+        assertEquals(List.of("content -> tes/fs/data/in/a.txt", "s3://refs/genome.fa -> tes/fs/ref/genome.fa",
+                        "file:///shared/seed -> tes/fs/vol/seed", "s3://refs/db/ -> tes/fs/db (dir)"),
+                first.getFetches().stream().map(f -> (f.getContent() != null ? "content" : f.getUrl()) + " -> " + f.getTo()
+                        + (f.getDirectory() ? " (dir)" : "")).toList());
+        assertEquals(List.of(), first.getUploads(), "outputs are uploaded after the last executor");
+        assertEquals(List.of("tes/fs/vol/result.txt -> s3://out/result.txt", "tes/fs/out/reports/*.html -> s3://out/reports/ cut tes/fs/out/reports"),
+                last.getUploads().stream().map(u -> u.getFrom() + " -> " + u.getUrl() + (u.getPrefix() == null ? "" : " cut " + u.getPrefix())).toList());
+        assertEquals("tes/fs/logs/0.out", first.getStdoutTo());
+        ValidationResult checked = new JobValidator(Limits.defaults()).validate(t.submission(), "job-1", "sub-1", 1L);
+        assertTrue(checked.isAccepted(), () -> checked.errors().toString());
+    }
+
+    @Test
+    void relativePathsMissingUrlsAndStdinAreRefusedByField() throws Exception {
+        var t = translate("""
+                {"inputs": [{"path": "data/a", "content": "x"}, {"path": "/b"}],
+                 "outputs": [{"path": "/out/*.txt", "url": "s3://b/o/"}, {"path": "/c"}],
+                 "volumes": ["/"],
+                 "executors": [{"image": "alpine", "command": ["cat"], "stdin": "/data/a"}]}
                 """);
         assertNull(t.submission());
-        assertEquals(List.of("inputs: not supported by Flash yet (see docs/tes.md)", "outputs: not supported by Flash yet (see docs/tes.md)",
-                "volumes: not supported by Flash yet (see docs/tes.md)", "executors[0].stdin: redirection is not supported by Flash yet",
-                "executors[0].stdout: redirection is not supported by Flash yet"),
-                t.errors());
+        assertEquals(List.of("executors[0].stdin: not supported by Flash yet (docs/tes.md)",
+                "volumes[0]: '/' is the container's root, not a file or directory Flash can give it",
+                "outputs[0].path_prefix: required (an absolute path in the container)",
+                "outputs[1].url: required (where the output goes: s3://… or file://…)",
+                "inputs[0].path: 'data/a' must be an absolute path in the container",
+                "inputs[1]: give its url or its content"), t.errors());
     }
 
     @Test

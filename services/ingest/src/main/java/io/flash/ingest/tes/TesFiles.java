@@ -1,0 +1,156 @@
+package io.flash.ingest.tes;
+
+import io.flash.schema.Fetch;
+import io.flash.schema.Mount;
+import io.flash.schema.Upload;
+
+import java.nio.file.Path;
+import java.util.*;
+
+/**
+ * A TES task's files as Flash mounts, fetches and uploads. Every container path {@code p} the task
+ * names lives at {@code tes/fs/p} in the job workspace (one mirror, so a path means the same file in
+ * every executor): volumes, the directories outputs and redirected streams are written to are
+ * mounted read-write; an input outside them is fetched to its mirror and mounted read-only at its
+ * path; an output is uploaded from its mirror after the last executor.
+ */
+final class TesFiles {
+
+    static final String MIRROR = "tes/fs";
+
+    /** What every executor mounts and fetches; the uploads go on the last one. */
+    record Plan(List<Mount> mounts, List<Fetch> fetches, List<Upload> uploads) {
+    }
+
+    private TesFiles() {
+    }
+
+    static String mirror(String containerPath) {
+        return MIRROR + Path.of(containerPath).normalize();
+    }
+
+    static Plan plan(TesModel.Task task, List<String> errors) {
+        List<String> writable = new ArrayList<>();
+        List<String> volumes = task.volumes() == null ? List.of() : task.volumes();
+        for (int i = 0; i < volumes.size(); i++) {
+            String v = absolute(volumes.get(i), "volumes[" + i + "]", errors);
+            if (v != null) writable.add(v);
+        }
+        List<TesModel.Output> outputs = task.outputs() == null ? List.of() : task.outputs();
+        List<Upload> uploads = new ArrayList<>();
+        for (int i = 0; i < outputs.size(); i++) {
+            TesModel.Output o = outputs.get(i);
+            String at = "outputs[" + i + "]";
+            if (o == null) {
+                errors.add(at + ": must be an object");
+                continue;
+            }
+            String path = absolute(o.path(), at + ".path", errors);
+            if (path == null) continue;
+            if (o.url() == null || o.url().isBlank()) {
+                errors.add(at + ".url: required (where the output goes: s3://… or file://…)");
+                continue;
+            }
+            boolean glob = path.matches(".*[*?\\[].*");
+            String prefix = null;
+            if (glob) {
+                String cut = absolute(o.pathPrefix(), at + ".path_prefix", errors);
+                if (cut == null) continue;
+                if (!path.startsWith(cut)) {
+                    errors.add(at + ".path_prefix: '" + cut + "' does not begin the path '" + path + "'");
+                    continue;
+                }
+                prefix = mirror(cut);
+            }
+            writable.add(glob ? beforeWildcards(path) : "DIRECTORY".equals(o.type()) ? path : parent(path));
+            uploads.add(new Upload(glob ? MIRROR + path : mirror(path), o.url().strip(), prefix, path));
+        }
+        List<TesModel.Executor> executors = task.executors() == null ? List.of() : task.executors();
+        for (int i = 0; i < executors.size(); i++) {
+            TesModel.Executor e = executors.get(i);
+            if (e == null) continue;
+            for (String stream : new String[]{"stdout", "stderr"}) {
+                String target = stream.equals("stdout") ? e.stdout() : e.stderr();
+                if (target == null) continue;
+                String path = absolute(target, "executors[" + i + "]." + stream, errors);
+                if (path != null) writable.add(parent(path));
+            }
+        }
+        List<String> roots = outermost(writable);
+        List<Mount> mounts = new ArrayList<>();
+        for (String dir : roots) mounts.add(new Mount(dir, mirror(dir), false));
+        List<Fetch> fetches = new ArrayList<>();
+        List<TesModel.Input> inputs = task.inputs() == null ? List.of() : task.inputs();
+        for (int i = 0; i < inputs.size(); i++) {
+            TesModel.Input in = inputs.get(i);
+            String at = "inputs[" + i + "]";
+            if (in == null) {
+                errors.add(at + ": must be an object");
+                continue;
+            }
+            String path = absolute(in.path(), at + ".path", errors);
+            if (path == null) continue;
+            boolean directory = "DIRECTORY".equals(in.type());
+            if (in.content() != null && !in.content().isEmpty()) {
+                fetches.add(new Fetch(null, in.content(), mirror(path), false)); // the spec: content wins over url
+            } else if (in.url() != null && !in.url().isBlank()) {
+                String url = in.url().strip();
+                fetches.add(new Fetch(url.startsWith("/") ? "file://" + url : url, null, mirror(path), directory));
+            } else {
+                errors.add(at + ": give its url or its content");
+                continue;
+            }
+            if (under(path, roots) == null) mounts.add(new Mount(path, mirror(path), true));
+        }
+        return new Plan(mounts, fetches, uploads);
+    }
+
+    /** The workspace path an executor's redirected stream is written to, or null. */
+    static String redirect(String containerPath) {
+        return containerPath == null || !containerPath.startsWith("/") ? null : mirror(containerPath);
+    }
+
+    private static String absolute(String raw, String field, List<String> errors) {
+        if (raw == null || raw.isBlank()) {
+            errors.add(field + ": required (an absolute path in the container)");
+            return null;
+        }
+        if (!raw.startsWith("/")) {
+            errors.add(field + ": '" + raw + "' must be an absolute path in the container");
+            return null;
+        }
+        if (Arrays.asList(raw.split("/")).contains("..")) {
+            errors.add(field + ": '" + raw + "' must not contain '..'");
+            return null;
+        }
+        String normal = Path.of(raw).normalize().toString();
+        if (normal.equals("/")) {
+            errors.add(field + ": '/' is the container's root, not a file or directory Flash can give it");
+            return null;
+        }
+        return normal;
+    }
+
+    private static String parent(String path) {
+        Path parent = Path.of(path).getParent();
+        return parent == null ? "/" : parent.toString();
+    }
+
+    private static String beforeWildcards(String path) {
+        String fixed = path.substring(0, path.length() - path.replaceFirst("^[^*?\\[]*", "").length());
+        return fixed.endsWith("/") ? fixed.substring(0, fixed.length() - 1) : parent(fixed);
+    }
+
+    /** The directories no other one of the list contains, in order. */
+    private static List<String> outermost(List<String> dirs) {
+        List<String> sorted = new ArrayList<>(new TreeSet<>(dirs));
+        List<String> roots = new ArrayList<>();
+        for (String d : sorted) if (under(d, roots) == null) roots.add(d);
+        return roots;
+    }
+
+    private static String under(String path, List<String> dirs) {
+        for (String d : dirs) if (path.equals(d) || path.startsWith(d + "/")) return d;
+        return null;
+    }
+}
