@@ -35,14 +35,19 @@ class ObjectStoreTest extends StackTest {
         s3 = new S3Server(FlashStack.S3_PORT, stack.dataDir().resolve("s3"));
         s3.createBucket("genomes");
         s3.createBucket("flash-results");
-        client = S3Client.builder().httpClient(UrlConnectionHttpClient.create()).region(Region.US_EAST_1)
+        client = client(s3);
+        client.putObject(b -> b.bucket("genomes").key("ref/lambda.fa"), RequestBody.fromString(">lambda\nGGGCGGCGACCTCGCGGGTTTTCGCTA\n"));
+    }
+
+    /** An SDK client of the test store, as a pipeline reading Flash's outputs would use. */
+    static S3Client client(S3Server s3) {
+        return S3Client.builder().httpClient(UrlConnectionHttpClient.create()).region(Region.US_EAST_1)
                 .endpointOverride(URI.create(s3.endpoint())).forcePathStyle(true)
                 // s3proxy, like many S3-compatible stores, rejects the SDK's newer default trailing checksums.
                 .requestChecksumCalculation(software.amazon.awssdk.core.checksums.RequestChecksumCalculation.WHEN_REQUIRED)
                 .responseChecksumValidation(software.amazon.awssdk.core.checksums.ResponseChecksumValidation.WHEN_REQUIRED)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(S3Server.ACCESS_KEY, S3Server.SECRET_KEY)))
                 .build();
-        client.putObject(b -> b.bucket("genomes").key("ref/lambda.fa"), RequestBody.fromString(">lambda\nGGGCGGCGACCTCGCGGGTTTTCGCTA\n"));
     }
 
     @AfterAll

@@ -108,6 +108,46 @@ class TesTest extends StackTest {
         assertTrue(failed.get("system_logs").toString().contains("exit code 3"), failed.toString());
     }
 
+    /**
+     * The spec's own pattern: an inline and an s3:// input, a volume two executors share, a
+     * redirected stdout, and outputs uploaded to the object store and read back.
+     */
+    @Test
+    void executorsShareInputsAndAVolumeAndTheirOutputsAreUploaded() throws Exception {
+        try (var s3 = new io.flash.common.testing.S3Server(FlashStack.S3_PORT, stack.dataDir().resolve("tes-s3"));
+             var store = ObjectStoreTest.client(s3)) {
+            s3.createBucket("tes-in");
+            s3.createBucket("tes-out");
+            store.putObject(b -> b.bucket("tes-in").key("ref/lambda.fa"),
+                    software.amazon.awssdk.core.sync.RequestBody.fromString(">lambda\nGGGCGGCGACCTCGCGGGTTTTCGCTA\n"));
+            String body = """
+                    {"name": "tes-files",
+                     "inputs": [{"path": "/data/greeting.txt", "content": "hello from TES\\n"},
+                                {"path": "/ref/lambda.fa", "url": "s3://tes-in/ref/lambda.fa"}],
+                     "volumes": ["/vol"],
+                     "outputs": [{"path": "/out/summary.txt", "url": "s3://tes-out/run1/summary.txt"},
+                                 {"path": "/out/exec0.log", "url": "s3://tes-out/run1/exec0.log"}],
+                     "resources": {"ram_gb": 0.064},
+                     "executors": [
+                       {"image": "flash/shell:1", "stdout": "/out/exec0.log",
+                        "command": ["sh", "-c", "cat /data/greeting.txt > /vol/shared.txt && wc -c < /ref/lambda.fa >> /vol/shared.txt && echo redirected"]},
+                       {"image": "flash/shell:1", "command": ["sh", "-c", "cat /vol/shared.txt > /out/summary.txt"]}]}""";
+            String id = create(body);
+            String state = awaitState(id, FINAL, Duration.ofSeconds(120));
+            assertEquals("COMPLETE", state, task(id, "FULL").toString());
+            assertEquals("hello from TES\n36\n", store.getObjectAsBytes(b -> b.bucket("tes-out").key("run1/summary.txt")).asUtf8String());
+            assertEquals("redirected\n", store.getObjectAsBytes(b -> b.bucket("tes-out").key("run1/exec0.log")).asUtf8String());
+            JsonNode full = task(id, "FULL");
+            JsonNode outputs = full.get("logs").get(0).get("outputs");
+            assertEquals(2, outputs.size(), outputs::toString);
+            assertEquals("s3://tes-out/run1/summary.txt", outputs.get(0).get("url").asText());
+            assertEquals("/out/summary.txt", outputs.get(0).get("path").asText());
+            assertEquals("18", outputs.get(0).get("size_bytes").asText());
+            assertEquals("hello from TES\n", full.get("inputs").get(0).get("content").asText(), "FULL returns the content");
+            assertFalse(task(id, "BASIC").get("inputs").get(0).has("content"), "BASIC leaves it out");
+        }
+    }
+
     @Test
     void ignoreErrorRunsTheNextExecutorAndTheTaskCompletes() throws Exception {
         String body = "{\"name\": \"tes-ignore\", \"resources\": {\"ram_gb\": 0.064}, \"executors\": ["

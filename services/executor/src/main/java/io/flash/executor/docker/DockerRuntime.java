@@ -171,9 +171,16 @@ public final class DockerRuntime implements AutoCloseable {
     public String create(String nodeId, String jobId, String taskId, String attemptId, TaskDefinition task, List<String> command,
                          java.nio.file.Path workspace, java.nio.file.Path work, int pidsPerCpu) {
         long memory = task.getResources().getMemoryBytes();
+        List<Bind> binds = new ArrayList<>(List.of(new Bind(workspace.toString(), new Volume(WORKSPACE)), new Bind(work.toString(), new Volume(WORK))));
+        for (io.flash.schema.Mount m : task.getMounts()) {
+            // sources are in the job workspace, checked at submission (FileRules) and placed by the executor
+            binds.add(new Bind(workspace.resolve(m.getSource()).toString(), new Volume(m.getPath()),
+                    m.getReadOnly() ? AccessMode.ro : AccessMode.rw));
+        }
+        boolean tmpMounted = task.getMounts().stream().anyMatch(m -> m.getPath().equals("/tmp"));
         HostConfig host = HostConfig.newHostConfig()
-                .withBinds(new Bind(workspace.toString(), new Volume(WORKSPACE)), new Bind(work.toString(), new Volume(WORK)))
-                .withTmpFs(Map.of("/tmp", "rw,nosuid,nodev,size=" + Math.max(16L << 20, memory / 2)))
+                .withBinds(binds)
+                .withTmpFs(tmpMounted ? Map.of() : Map.of("/tmp", "rw,nosuid,nodev,size=" + Math.max(16L << 20, memory / 2)))
                 .withReadonlyRootfs(true)
                 .withNanoCPUs(Math.max(1L, (long) (task.getResources().getCpu() * 1_000_000_000L)))
                 .withMemory(memory)
@@ -287,6 +294,28 @@ public final class DockerRuntime implements AutoCloseable {
                         output.accept(frame.getPayload());
                     }
                 });
+    }
+
+    /** The whole of one of the container's streams, written to {@code file} (a TES executor's stdout or stderr). */
+    public void writeStream(String containerId, boolean stdout, java.nio.file.Path file) throws java.io.IOException, InterruptedException {
+        java.nio.file.Files.createDirectories(file.getParent());
+        try (java.io.OutputStream out = java.nio.file.Files.newOutputStream(file)) {
+            java.util.concurrent.atomic.AtomicReference<java.io.IOException> failed = new java.util.concurrent.atomic.AtomicReference<>();
+            boolean done = docker.logContainerCmd(containerId).withStdOut(stdout).withStdErr(!stdout)
+                    .exec(new ResultCallback.Adapter<Frame>() {
+                        @Override
+                        public void onNext(Frame frame) {
+                            try {
+                                out.write(frame.getPayload());
+                            } catch (java.io.IOException e) {
+                                failed.compareAndSet(null, e);
+                            }
+                        }
+                    }).awaitCompletion(10, TimeUnit.MINUTES);
+            if (failed.get() != null) throw failed.get();
+            if (!done) throw new java.io.IOException("the engine did not hand over the container's output within 10 minutes");
+        }
+        file.toFile().setReadable(true, false);
     }
 
     /** The last {@code lines} lines of stdout and stderr, interleaved as written. */

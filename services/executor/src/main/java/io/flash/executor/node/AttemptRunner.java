@@ -196,7 +196,21 @@ final class AttemptRunner {
             logs.finish(); // the whole log has left the node before the exit is reported
             tail = logs.tail();
         }
+        redirect(jobId, attemptId, containerId, outputs);
         reportExit(jobId, taskId, attemptId, containerId, exit, timeoutSeconds, outputs, new Observed(tail, used));
+    }
+
+    /** Streams a task asked to have in files (TES stdout/stderr), written once the container stopped, whatever its exit. */
+    private void redirect(String jobId, String attemptId, String containerId, Staging.Outputs outputs) {
+        for (boolean stdout : new boolean[]{true, false}) {
+            Path file = staging.redirected(jobId, stdout ? outputs.stdoutTo() : outputs.stderrTo());
+            if (file == null) continue;
+            try {
+                docker.writeStream(containerId, stdout, file);
+            } catch (Exception e) {
+                LOG.warnf("attempt %s: could not write its %s to %s: %s", attemptId, stdout ? "stdout" : "stderr", file, message(e));
+            }
+        }
     }
 
     /** A container that already stopped: report how it ended. */

@@ -92,7 +92,7 @@ public final class NodeAgent implements AutoCloseable {
                 var sent = channel.log(chunk);
                 if (await) sent.get(30, TimeUnit.SECONDS);
             }
-        }, killReasons, usage, new Staging(settings.workRoot(), this::objectStore, this::inputCache), stuck, outsideKills, meters);
+        }, killReasons, usage, new Staging(settings.workRoot(), this::objectStore, this::inputCache, settings.sharedRoot()), stuck, outsideKills, meters);
     }
 
     public void start() throws InterruptedException {

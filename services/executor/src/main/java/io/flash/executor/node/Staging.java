@@ -27,11 +27,11 @@ final class Staging {
     }
 
     /** What an attempt must leave behind and where it goes. {@link #NONE} after a restart (not known then). */
-    record Outputs(List<String> declared, String store) {
-        static final Outputs NONE = new Outputs(List.of(), null);
+    record Outputs(List<String> declared, String store, List<io.flash.schema.Upload> uploads, String stdoutTo, String stderrTo) {
+        static final Outputs NONE = new Outputs(List.of(), null, List.of(), null, null);
 
         static Outputs of(TaskDefinition task) {
-            return new Outputs(task.getOutputs(), task.getStore());
+            return new Outputs(task.getOutputs(), task.getStore(), task.getUploads(), task.getStdoutTo(), task.getStderrTo());
         }
     }
 
@@ -41,16 +41,20 @@ final class Staging {
     private final Path workRoot;
     private final Supplier<InputCache> cache;
     private final Supplier<ObjectStore> store;
+    private final TaskFiles files;
 
-    Staging(Path workRoot, Supplier<ObjectStore> store, Supplier<InputCache> cache) {
+    Staging(Path workRoot, Supplier<ObjectStore> store, Supplier<InputCache> cache, Path sharedRoot) {
         this.workRoot = workRoot;
         this.store = store;
         this.cache = cache;
+        this.files = new TaskFiles(store, cache, sharedRoot);
     }
 
     /** @return null when every input is in place */
     Failure stageInputs(String jobId, TaskDefinition task, Path attemptWork) {
         Path workspace = workspace(jobId);
+        Failure notPlaced = files.stage(workspace, task.getFetches(), task.getMounts());
+        if (notPlaced != null) return notPlaced;
         List<String> missing = new ArrayList<>();
         for (String input : task.getInputs()) {
             try {
@@ -107,7 +111,15 @@ final class Staging {
             return new Published(List.of(), new Failure(FailureClass.USER,
                     "exited 0 but left no " + String.join(", ", missing) + " in the job workspace (declared in outputs)"));
         }
+        Published uploaded = files.publish(workspace, outputs.uploads());
+        if (uploaded.failure() != null) return uploaded;
+        found.addAll(uploaded.outputs());
         return new Published(found, null);
+    }
+
+    /** The workspace file an attempt's redirected stream goes to, or null. */
+    Path redirected(String jobId, String workspacePath) {
+        return workspacePath == null ? null : workspace(jobId).resolve(workspacePath).normalize();
     }
 
     /** A file goes to {@code to}; a directory's files go under it, keeping their relative paths. */

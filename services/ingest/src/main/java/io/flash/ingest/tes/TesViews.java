@@ -20,6 +20,8 @@ public final class TesViews {
     public enum View { MINIMAL, BASIC, FULL }
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** How the executor reports an upload (TaskFiles.publish): {@code <url> <- <path> (<n> bytes)}. */
+    private static final java.util.regex.Pattern UPLOADED = java.util.regex.Pattern.compile("(\\S+) <- (.+) \\((\\d+) bytes\\)");
 
     private TesViews() {
     }
@@ -114,7 +116,17 @@ public final class TesViews {
         metadata.put("flash_job", job.getJobId());
         if (taskStart != null) log.put("start_time", Instant.ofEpochMilli(taskStart).toString());
         if (taskEnd != null && isFinal(job)) log.put("end_time", Instant.ofEpochMilli(taskEnd).toString());
-        log.putArray("outputs"); // outputs are not uploaded yet (docs/tes.md)
+        ArrayNode outputs = log.putArray("outputs");
+        for (TaskSummary e : executors) {
+            for (String uploaded : e.getOutputs()) {
+                java.util.regex.Matcher m = UPLOADED.matcher(uploaded);
+                if (!m.matches()) continue; // a Flash workspace output, not one of the task's uploads
+                ObjectNode file = outputs.addObject();
+                file.put("url", m.group(1));
+                file.put("path", m.group(2));
+                file.put("size_bytes", m.group(3));
+            }
+        }
         if (view == View.FULL) {
             ArrayNode system = log.putArray("system_logs");
             String warnings = job.getLabels().get(TesTranslator.WARNINGS_LABEL);

@@ -38,7 +38,12 @@ class TesViewsTest {
     }
 
     private final List<TaskSummary> done = List.of(executor(0, TaskState.FAILED, 3, FailureClass.USER, "oops"),
-            executor(1, TaskState.SUCCEEDED, 0, null, "hi\n"));
+            uploaded(executor(1, TaskState.SUCCEEDED, 0, null, "hi\n")));
+
+    private static TaskSummary uploaded(TaskSummary summary) {
+        summary.setOutputs(List.of("s3://out/result.txt <- /vol/result.txt (42 bytes)", "declared.txt (3 bytes)"));
+        return summary;
+    }
 
     @Test
     void minimalIsTheIdAndTheState() throws Exception {
@@ -58,6 +63,8 @@ class TesViewsTest {
         assertEquals(List.of(3, 0), List.of(log.get("logs").get(0).get("exit_code").asInt(), log.get("logs").get(1).get("exit_code").asInt()));
         assertFalse(log.get("logs").get(0).has("stdout"));
         assertFalse(log.has("system_logs"));
+        assertEquals("[{\"url\":\"s3://out/result.txt\",\"path\":\"/vol/result.txt\",\"size_bytes\":\"42\"}]",
+                log.get("outputs").toString(), "the uploads, as the executor reported them");
         assertEquals("2025-12-01T10:00:01Z", log.get("start_time").asText());
         assertEquals("2025-12-01T10:00:02.500Z", log.get("end_time").asText());
     }
