@@ -77,6 +77,8 @@ class TesTest extends StackTest {
         assertEquals("tes", info.get("type").get("artifact").asText());
         assertEquals("1.1.0", info.get("type").get("version").asText());
         assertTrue(info.get("tesResources_backend_parameters").toString().contains("disk_type"));
+        assertEquals("s3://", info.get("storage").get(0).asText());
+        assertTrue(info.get("storage").get(1).asText().startsWith("file:///"), info.toString());
     }
 
     @Test

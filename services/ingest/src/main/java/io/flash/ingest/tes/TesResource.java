@@ -35,9 +35,12 @@ public class TesResource {
     private final SubmissionProcessor validation;
     private final JobClient client;
     private final String version;
+    private final List<String> storage;
 
     public TesResource(JobViews views, SubmissionProcessor validation, JobClient client,
-                       @ConfigProperty(name = "quarkus.application.version", defaultValue = "0.1.0") String version) {
+                       @ConfigProperty(name = "quarkus.application.version", defaultValue = "0.1.0") String version,
+                       @ConfigProperty(name = "flash.tes.storage") List<String> storage) {
+        this.storage = storage;
         this.views = views;
         this.validation = validation;
         this.client = client;
@@ -54,7 +57,7 @@ public class TesResource {
         info.put("description", "Flash, a Kafka-native two-level scheduler: each TES task runs as a Flash job");
         info.put("organization", Map.of("name", "Flash", "url", "https://github.com/flash-scheduler/flash"));
         info.put("version", version);
-        info.put("storage", List.of()); // inputs and outputs are not served yet (docs/tes.md)
+        info.put("storage", storage);
         info.put("tesResources_backend_parameters", TesTranslator.BACKEND_PARAMETERS);
         return info;
     }
