@@ -70,9 +70,14 @@ class JobFilesTest {
                     maxAttempts: 3
                     retryOnExitCodes: [75]
                     failOnExitCodes: [2]
+                    continueOnFailure: true
                     backoff: 10s
                 """);
         TaskSpec t = job.getTasks().get(0);
+        assertTrue(t.getContinueOnFailure());
+        assertFalse(JobFiles.parse("name: j\ntasks:\n  - {name: a, image: x, command: 'true'}").getTasks().get(0).getContinueOnFailure());
+        assertTrue(assertThrows(JobFileException.class, () -> JobFiles.parse("name: j\ntasks:\n  - {name: a, continueOnFailure: yes please}"))
+                .getMessage().contains("continueOnFailure: expected true or false"));
         assertEquals(1000L, t.getScatter().getTo());
         assertEquals(100, t.getScatter().getShardSize());
         assertEquals(List.of(75), t.getRetryOnExitCodes());

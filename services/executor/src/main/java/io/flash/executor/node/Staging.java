@@ -102,6 +102,9 @@ final class Staging {
                     ObjectLocation base = ObjectLocation.parsePrefix(outputs.store()).child(jobId + "/" + output);
                     found.add(upload(file, base) + " (" + (Files.isDirectory(file) ? "directory" : Files.size(file) + " bytes") + ")");
                 }
+            } catch (ObjectStore.NotFound e) {
+                return new Published(List.of(), new Failure(FailureClass.USER,
+                        "could not upload output " + output + " to " + outputs.store() + ": " + e.getMessage()));
             } catch (Exception e) {
                 return new Published(List.of(), new Failure(FailureClass.INFRASTRUCTURE,
                         "could not upload output " + output + " to " + outputs.store() + ": " + message(e)));
@@ -123,7 +126,7 @@ final class Staging {
     }
 
     /** A file goes to {@code to}; a directory's files go under it, keeping their relative paths. */
-    private ObjectLocation upload(Path file, ObjectLocation to) throws IOException {
+    private ObjectLocation upload(Path file, ObjectLocation to) throws IOException, ObjectStore.NotFound {
         if (!Files.isDirectory(file)) {
             store.get().upload(file, to);
             return to;

@@ -118,6 +118,9 @@ final class TaskFiles {
                 }
             } catch (Missing e) {
                 return new Staging.Published(List.of(), new Staging.Failure(FailureClass.USER, e.getMessage()));
+            } catch (ObjectStore.NotFound e) {
+                return new Staging.Published(List.of(), new Staging.Failure(FailureClass.USER,
+                        "could not upload " + shown(u, u.getFrom()) + " to " + u.getUrl() + ": " + e.getMessage()));
             } catch (Exception e) {
                 return new Staging.Published(List.of(), new Staging.Failure(FailureClass.INFRASTRUCTURE,
                         "could not upload " + shown(u, u.getFrom()) + " to " + u.getUrl() + ": " + message(e)));

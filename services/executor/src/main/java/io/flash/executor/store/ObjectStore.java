@@ -104,8 +104,13 @@ public final class ObjectStore implements AutoCloseable {
         return found;
     }
 
-    public void upload(Path file, ObjectLocation to) {
-        client.putObject(PutObjectRequest.builder().bucket(to.bucket()).key(to.key()).build(), RequestBody.fromFile(file));
+    /** @throws NotFound when the bucket does not exist: the task's mistake, not the store's failure */
+    public void upload(Path file, ObjectLocation to) throws NotFound {
+        try {
+            client.putObject(PutObjectRequest.builder().bucket(to.bucket()).key(to.key()).build(), RequestBody.fromFile(file));
+        } catch (NoSuchBucketException e) {
+            throw new NotFound("bucket " + to.bucket() + " does not exist");
+        }
     }
 
     @Override

@@ -125,6 +125,8 @@ class TaskFilesTest {
         Staging.Published missing = files.publish(workspace, List.of(new Upload("tes/fs/none.txt", "s3://refs/none", null, "/none.txt")));
         assertEquals(FailureClass.USER, missing.failure().failureClass());
         assertEquals("exited 0 but left no /none.txt to upload to s3://refs/none", missing.failure().reason());
+        Staging.Published noBucket = files.publish(workspace, List.of(new Upload("tes/fs/out/result.txt", "s3://no-such-bucket/x", null, null)));
+        assertEquals(FailureClass.USER, noBucket.failure().failureClass(), "a bucket that does not exist is the task's mistake");
         Staging.Published outside = files.publish(workspace, List.of(new Upload("tes/fs/out/result.txt", "file:///etc/flash-x", null, null)));
         assertEquals(FailureClass.USER, outside.failure().failureClass());
     }
