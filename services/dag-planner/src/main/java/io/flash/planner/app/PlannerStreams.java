@@ -1,5 +1,6 @@
 package io.flash.planner.app;
 
+import io.flash.common.resources.MemoryPolicy;
 import io.flash.common.serde.RegistryValueSerdes;
 import io.flash.common.streams.ReplaceFailedThread;
 import io.flash.common.topics.FlashTopics;
@@ -29,12 +30,12 @@ public class PlannerStreams {
     Topology topology(@ConfigProperty(name = "flash.registry.url") String registryUrl,
                       @ConfigProperty(name = "flash.planner.infrastructure-retries") int infraRetries,
                       @ConfigProperty(name = "flash.planner.oom-memory-factor") double oomFactor,
-                      @ConfigProperty(name = "flash.planner.max-memory") String maxMemory,
+                      @ConfigProperty(name = "flash.memory.max-task") String maxTaskMemory,
                       @ConfigProperty(name = "flash.planner.framework-failure-limit") int frameworkFailureLimit,
                       @ConfigProperty(name = "flash.planner.max-backoff") Duration maxBackoff,
                       @ConfigProperty(name = "flash.planner.tick") Duration tick) {
-        RetryPolicy policy = new RetryPolicy(infraRetries, oomFactor, Quantities.bytes(maxMemory), frameworkFailureLimit,
-                maxBackoff.toSeconds());
+        RetryPolicy policy = new RetryPolicy(infraRetries, new MemoryPolicy(oomFactor, Quantities.bytes(maxTaskMemory)),
+                frameworkFailureLimit, maxBackoff.toSeconds());
         return PlannerTopology.build(new FlashTopics(new RegistryValueSerdes(registryUrl)), policy, tick, Clock.systemUTC());
     }
 }

@@ -169,8 +169,9 @@ public final class JobPlanner {
         }
         String name = JobIds.taskName(job.getJobId(), unit.getTaskId());
         TaskDefinition spec = store.spec(job.getJobId(), name);
+        long memory = unit.getMemoryBytes() != null ? unit.getMemoryBytes() : spec.getResources().getMemoryBytes();
         RetryPolicy.Verdict verdict = job.getCancelRequested() ? new RetryPolicy.Verdict(false, "")
-                : retry.decide(cause, event.getExitCode(), unit.getUserFailures(), unit.getInfraFailures(), spec);
+                : retry.decide(cause, event.getExitCode(), unit.getUserFailures(), unit.getInfraFailures(), spec, memory);
         String what = describe(event, cause);
         if (!verdict.retry()) {
             unit.setFailureClass(cause);
@@ -181,8 +182,7 @@ public final class JobPlanner {
         unit.setExitCode(event.getExitCode());
         unit.setReason("attempt " + unit.getAttempts() + " " + what + "; retrying (" + verdict.reason() + ")");
         if (cause == FailureClass.OOM_KILLED) {
-            long current = unit.getMemoryBytes() != null ? unit.getMemoryBytes() : spec.getResources().getMemoryBytes();
-            unit.setMemoryBytes(retry.grownMemory(current));
+            unit.setMemoryBytes(retry.grownMemory(memory));
             unit.setReason(unit.getReason() + " with " + (unit.getMemoryBytes() >> 20) + "Mi memory");
         }
         TaskReady next = attempt(job, unit, spec, now);

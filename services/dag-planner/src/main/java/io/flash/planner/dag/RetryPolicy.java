@@ -1,5 +1,6 @@
 package io.flash.planner.dag;
 
+import io.flash.common.resources.MemoryPolicy;
 import io.flash.schema.FailureClass;
 import io.flash.schema.TaskDefinition;
 
@@ -9,16 +10,14 @@ import io.flash.schema.TaskDefinition;
  * an infrastructure failure spends a separate budget, so a lost node never costs a user a retry.
  *
  * @param infrastructureRetries   retries after node/framework loss or engine failures
- * @param oomMemoryFactor         memory multiplier for the retry of an OOM-killed attempt
- * @param maxMemoryBytes          ceiling for that growth
+ * @param memory                  how an OOM-killed attempt's memory grows, and its ceiling
  * @param frameworkFailureLimit   failures on one framework after which the next attempt avoids it
  * @param maxBackoffSeconds       ceiling of the doubled backoff
  */
-public record RetryPolicy(int infrastructureRetries, double oomMemoryFactor, long maxMemoryBytes,
-                          int frameworkFailureLimit, long maxBackoffSeconds) {
+public record RetryPolicy(int infrastructureRetries, MemoryPolicy memory, int frameworkFailureLimit, long maxBackoffSeconds) {
 
     public static RetryPolicy defaults() {
-        return new RetryPolicy(3, 2.0, 64L << 30, 2, 3600);
+        return new RetryPolicy(3, MemoryPolicy.defaults(), 2, 3600);
     }
 
     /** The verdict: retry or not, and a reason a person can read. */
@@ -30,8 +29,12 @@ public record RetryPolicy(int infrastructureRetries, double oomMemoryFactor, lon
                 || failureClass == FailureClass.INFRASTRUCTURE;
     }
 
-    /** @param userFailures, infraFailures counted including this failure */
-    public Verdict decide(FailureClass cause, Integer exitCode, int userFailures, int infraFailures, TaskDefinition task) {
+    /**
+     * @param userFailures, infraFailures counted including this failure
+     * @param memoryBytes   the memory the failed attempt had (grown by earlier OOM kills, or the task's own)
+     */
+    public Verdict decide(FailureClass cause, Integer exitCode, int userFailures, int infraFailures, TaskDefinition task,
+                          long memoryBytes) {
         if (cause == FailureClass.CANCELLED || cause == FailureClass.UNSCHEDULABLE) {
             return new Verdict(false, "");
         }
@@ -52,8 +55,9 @@ public record RetryPolicy(int infrastructureRetries, double oomMemoryFactor, lon
                         + task.getRetryOnExitCodes() + ")");
             }
         }
-        if (cause == FailureClass.OOM_KILLED && task.getResources().getMemoryBytes() >= maxMemoryBytes) {
-            return new Verdict(false, "memory is already at the ceiling of " + (maxMemoryBytes >> 20) + "Mi");
+        if (cause == FailureClass.OOM_KILLED && memory.atCeiling(memoryBytes)) {
+            return new Verdict(false, "it had " + (memoryBytes >> 20) + "Mi, the ceiling (flash.memory.max-task: "
+                    + (memory.ceilingBytes() >> 20) + "Mi), so more memory cannot be given");
         }
         String budget = userFailures + " of " + task.getMaxAttempts() + " attempts used";
         return new Verdict(userFailures < task.getMaxAttempts(), budget);
@@ -61,7 +65,7 @@ public record RetryPolicy(int infrastructureRetries, double oomMemoryFactor, lon
 
     /** Memory for the attempt after an OOM kill. */
     public long grownMemory(long memoryBytes) {
-        return Math.min(maxMemoryBytes, (long) Math.ceil(memoryBytes * oomMemoryFactor));
+        return memory.grown(memoryBytes);
     }
 
     /** Seconds to wait before user retry n (1-based): the task's backoff, doubled each time. */

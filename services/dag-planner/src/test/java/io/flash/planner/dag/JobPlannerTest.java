@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.*;
 class JobPlannerTest {
 
     private final MemoryPlan plan = new MemoryPlan();
-    private final JobPlanner planner = new JobPlanner(plan, plan, new RetryPolicy(2, 2.0, 1L << 30, 2, 3600));
+    private final JobPlanner planner = new JobPlanner(plan, plan, new RetryPolicy(2, new io.flash.common.resources.MemoryPolicy(2.0, 1L << 30), 2, 3600));
 
     static TaskEvent ended(TaskReady ready, TaskEventType type, FailureClass cause, Integer exitCode) {
         TaskEvent e = event(ready, type);
@@ -102,6 +102,26 @@ class JobPlannerTest {
         assertTrue(plan.units.get("j.a").getReason().endsWith("with 128Mi memory"));
         planner.onEvent(ended(retry, TaskEventType.FAILED, FailureClass.OOM_KILLED, 137), 3L);
         assertEquals(256 * MIB, plan.drainReady().get(0).getTask().getResources().getMemoryBytes(), "and again");
+    }
+
+    /** Growth stops at the ceiling, and an OOM there fails at once instead of spending the budget at the same size. */
+    @Test
+    void anOomAtTheMemoryCeilingFailsSayingSo() {
+        TaskDefinition t = task("a");
+        t.setMaxAttempts(5);
+        t.getResources().setMemoryBytes(400 * MIB);
+        planner.accept(job("j", t), 1L);
+        planner.onEvent(ended(plan.drainReady().get(0), TaskEventType.FAILED, FailureClass.OOM_KILLED, 137), 2L);
+        TaskReady second = plan.drainReady().get(0);
+        assertEquals(800 * MIB, second.getTask().getResources().getMemoryBytes());
+        planner.onEvent(ended(second, TaskEventType.FAILED, FailureClass.OOM_KILLED, 137), 3L);
+        TaskReady third = plan.drainReady().get(0);
+        assertEquals(1024 * MIB, third.getTask().getResources().getMemoryBytes(), "grown to the ceiling, not past it");
+        planner.onEvent(ended(third, TaskEventType.FAILED, FailureClass.OOM_KILLED, 137), 4L);
+        assertTrue(plan.drainReady().isEmpty(), "no fourth attempt at the same 1Gi");
+        JobResult result = plan.onlyResult();
+        assertEquals(JobState.FAILED, result.getState());
+        assertTrue(result.getReason().contains("it had 1024Mi, the ceiling (flash.memory.max-task: 1024Mi)"), result.getReason());
     }
 
     @Test

@@ -44,13 +44,15 @@ public class SubmissionProcessor {
                                @ConfigProperty(name = "flash.registry.url") String registryUrl,
                                @ConfigProperty(name = "flash.ingest.max-tasks") int maxTasks,
                                @ConfigProperty(name = "flash.ingest.max-cpu") double maxCpu,
+                               @ConfigProperty(name = "flash.memory.max-task") String maxTaskMemory,
                                @ConfigProperty(name = "flash.ingest.max-shards") int maxShards,
                                @ConfigProperty(name = "flash.ingest.max-spec-bytes") int maxSpecBytes) {
         this.frameworkLimits = frameworkLimits;
         this.decoder = new SubmissionDecoder(registryUrl);
         Limits defaults = Limits.defaults();
         this.maxSpecBytes = maxSpecBytes;
-        this.validator = new JobValidator(new Limits(maxTasks, maxCpu, defaults.maxMemoryBytes(), defaults.maxAttempts(),
+        this.validator = new JobValidator(new Limits(maxTasks, maxCpu, io.flash.common.units.Quantities.bytes(maxTaskMemory),
+                defaults.maxAttempts(),
                 defaults.defaultCpu(), defaults.defaultMemoryBytes(), maxShards, maxSpecBytes));
     }
 

@@ -12,6 +12,7 @@ public record Limits(int maxTasks, double maxCpu, long maxMemoryBytes, int maxAt
     public static final int MAX_GPUS = 64;
 
     public static Limits defaults() {
-        return new Limits(1000, 256, 4L << 40, 10, 1.0, 512L << 20, 1_000_000, 512 * 1024);
+        return new Limits(1000, 256, io.flash.common.resources.MemoryPolicy.DEFAULT_CEILING_BYTES, 10, 1.0, 512L << 20, 1_000_000,
+                512 * 1024);
     }
 }
