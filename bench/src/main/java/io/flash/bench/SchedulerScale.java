@@ -4,7 +4,7 @@ import io.flash.common.serde.PlainAvroSerdes;
 import io.flash.common.topics.FlashTopics;
 import io.flash.ecs.placement.BinPacker;
 import io.flash.ecs.placement.NodeIndex;
-import io.flash.ecs.placement.Resources;
+import io.flash.common.resources.Resources;
 import io.flash.ecs.queue.FairShare;
 import io.flash.ecs.topology.EcsTopology;
 import io.flash.schema.*;

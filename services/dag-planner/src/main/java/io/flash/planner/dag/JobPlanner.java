@@ -1,5 +1,6 @@
 package io.flash.planner.dag;
 
+import io.flash.common.resources.Resources;
 import io.flash.common.ids.JobIds;
 import io.flash.schema.*;
 
@@ -388,7 +389,7 @@ public final class JobPlanner {
 
     private TaskReady cancelRequest(JobProgress job, TaskSummary unit, long now) {
         TaskDefinition placeholder = TaskDefinition.newBuilder().setName(unit.getName()).setImage("").setCommand(List.of())
-                .setResources(new Capacity(0.0, 0L, 0L, 0)).build();
+                .setResources(Resources.zero()).build();
         return TaskReady.newBuilder()
                 .setJobId(job.getJobId()).setTaskId(unit.getTaskId()).setAttemptId(unit.getAttemptId()).setAttempt(unit.getAttempts())
                 .setOwner(job.getOwner()).setQueue(job.getQueue()).setPriority(job.getPriority()).setTask(placeholder)

@@ -1,5 +1,6 @@
 package io.flash.dispatcher.selection;
 
+import io.flash.common.resources.Resources;
 import io.flash.schema.*;
 
 import java.util.*;
@@ -160,12 +161,8 @@ public final class FrameworkSelector {
             Reservation r = reserved.getOrDefault(key(fw, hb.getShard()), Reservation.NONE);
             if (hb.getQueued() + r.count() >= hb.getAcceptLimit()) continue;
             if (!hasLabels(hb, task)) continue;
-            Capacity largest = hb.getLargestNodeTotal();
-            if (need.getCpu() > largest.getCpu() + 1e-9 || need.getMemoryBytes() > largest.getMemoryBytes()
-                    || need.getDiskBytes() > largest.getDiskBytes() || need.getGpus() > largest.getGpus()) {
-                continue;
-            }
-            Capacity queued = hb.getQueuedDemand() == null ? new Capacity(0.0, 0L, 0L, 0) : hb.getQueuedDemand();
+            if (!Resources.fits(need, hb.getLargestNodeTotal())) continue;
+            Capacity queued = hb.getQueuedDemand() == null ? Resources.zero() : hb.getQueuedDemand();
             double cpuLeft = hb.getFree().getCpu() - queued.getCpu() - r.cpu();
             long memLeft = hb.getFree().getMemoryBytes() - queued.getMemoryBytes() - r.memoryBytes();
             Capacity nodeFree = hb.getLargestNodeFree();
@@ -212,12 +209,8 @@ public final class FrameworkSelector {
     }
 
     private static Capacity largest(List<FrameworkHeartbeat> shards, java.util.function.Function<FrameworkHeartbeat, Capacity> f) {
-        Capacity max = new Capacity(0.0, 0L, 0L, 0);
-        for (FrameworkHeartbeat hb : shards) {
-            Capacity c = f.apply(hb);
-            max = new Capacity(Math.max(max.getCpu(), c.getCpu()), Math.max(max.getMemoryBytes(), c.getMemoryBytes()),
-                    Math.max(max.getDiskBytes(), c.getDiskBytes()), Math.max(max.getGpus(), c.getGpus()));
-        }
+        Capacity max = Resources.zero();
+        for (FrameworkHeartbeat hb : shards) max = Resources.max(max, f.apply(hb));
         return max;
     }
 

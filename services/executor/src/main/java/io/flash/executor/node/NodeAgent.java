@@ -1,5 +1,6 @@
 package io.flash.executor.node;
 
+import io.flash.common.resources.Resources;
 import io.flash.executor.store.InputCache;
 import io.flash.executor.store.ObjectStore;
 
@@ -136,7 +137,7 @@ public final class NodeAgent implements AutoCloseable {
     private void reconcile() {
         for (DockerRuntime.ContainerInfo c : docker.containersOf(settings.nodeId())) {
             if (c.attemptId() == null) continue;
-            running.claim(c.attemptId(), new RunningAttempts.Attempt(c.jobId(), c.taskId(), new Capacity(0.0, 0L, 0L, 0)));
+            running.claim(c.attemptId(), new RunningAttempts.Attempt(c.jobId(), c.taskId(), Resources.zero()));
             LOG.infof("reconciling attempt %s (container %s)", c.attemptId(), c.status());
             workers.submit(() -> guard(c.jobId(), c.taskId(), c.attemptId(), () -> {
                 if (c.running()) {

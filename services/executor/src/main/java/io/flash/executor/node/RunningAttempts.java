@@ -1,5 +1,6 @@
 package io.flash.executor.node;
 
+import io.flash.common.resources.Resources;
 import io.flash.schema.Capacity;
 import io.flash.schema.NodeHeartbeat;
 
@@ -47,7 +48,7 @@ public final class RunningAttempts {
         }
         return NodeHeartbeat.newBuilder()
                 .setNodeId(node.nodeId()).setFrameworkId(node.frameworkId())
-                .setTotal(total).setFree(unhealthy != null ? new Capacity(0.0, 0L, 0L, 0)
+                .setTotal(total).setFree(unhealthy != null ? Resources.zero()
                         : new Capacity(Math.max(0, cpu), Math.max(0, memory), Math.max(0, disk), Math.max(0, gpus)))
                 .setUnhealthy(unhealthy)
                 .setDiskType(node.diskType()).setNetwork(node.network()).setLabels(node.labels())

@@ -1,5 +1,6 @@
 package io.flash.ecs.placement;
 
+import io.flash.common.resources.Resources;
 import io.flash.schema.*;
 
 import java.util.*;

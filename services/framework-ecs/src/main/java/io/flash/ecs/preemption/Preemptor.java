@@ -1,7 +1,7 @@
 package io.flash.ecs.preemption;
 
 import io.flash.ecs.placement.BinPacker;
-import io.flash.ecs.placement.Resources;
+import io.flash.common.resources.Resources;
 import io.flash.ecs.queue.Holdings;
 import io.flash.schema.Capacity;
 import io.flash.schema.NodeRecord;

@@ -1,6 +1,6 @@
 package io.flash.ecs.topology;
 
-import io.flash.ecs.placement.Resources;
+import io.flash.common.resources.Resources;
 import io.flash.schema.*;
 
 import java.util.*;

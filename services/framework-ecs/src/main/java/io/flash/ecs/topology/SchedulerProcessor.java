@@ -2,7 +2,7 @@ package io.flash.ecs.topology;
 
 import io.flash.ecs.placement.BinPacker;
 import io.flash.ecs.placement.Requirement;
-import io.flash.ecs.placement.Resources;
+import io.flash.common.resources.Resources;
 import io.flash.ecs.preemption.PreemptionBudget;
 import io.flash.ecs.preemption.Preemptor;
 import io.flash.ecs.queue.FairShare;

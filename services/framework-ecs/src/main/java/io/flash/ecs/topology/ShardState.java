@@ -1,7 +1,7 @@
 package io.flash.ecs.topology;
 
 import io.flash.ecs.placement.NodeIndex;
-import io.flash.ecs.placement.Resources;
+import io.flash.common.resources.Resources;
 import io.flash.ecs.queue.Holdings;
 import io.flash.schema.*;
 import org.apache.kafka.streams.processor.api.ProcessorContext;

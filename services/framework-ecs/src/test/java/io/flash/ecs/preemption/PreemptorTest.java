@@ -1,6 +1,6 @@
 package io.flash.ecs.preemption;
 
-import io.flash.ecs.placement.Resources;
+import io.flash.common.resources.Resources;
 import io.flash.ecs.queue.Holdings;
 import io.flash.schema.*;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,8 @@
-package io.flash.ecs.placement;
+package io.flash.common.resources;
 
 import io.flash.schema.Capacity;
 
-/** Arithmetic on {@link Capacity}. */
+/** Arithmetic on {@link Capacity}, the one every service uses (a zero, sums, differences floored at 0, maxima, fit). */
 public final class Resources {
     private Resources() {
     }
