@@ -27,6 +27,8 @@ public final class FlashTopics {
     public final Topic<String, JobCommand> jobsCommands;
     public final Topic<String, JobResult> jobsResults;
     public final Topic<String, FrameworkHeartbeat> frameworkHeartbeats;
+    /** Each framework's tasks topic (the dispatcher writes the one its record names). */
+    public final TopicFamily<String, TaskDispatch> frameworkTasks;
 
     public FlashTopics(ValueSerdes serdes) {
         this.serdes = serdes;
@@ -44,10 +46,11 @@ public final class FlashTopics {
         jobsCommands = topic(TopicNames.JOBS_COMMANDS, JobCommand.class);
         jobsResults = topic(TopicNames.JOBS_RESULTS, JobResult.class);
         frameworkHeartbeats = topic(TopicNames.FRAMEWORK_HEARTBEATS, FrameworkHeartbeat.class);
+        frameworkTasks = new TopicFamily<>(TopicNames::frameworkTasks, Serdes.String(), serdes.forValue(TaskDispatch.class));
     }
 
     public Topic<String, TaskDispatch> frameworkTasks(String frameworkId) {
-        return topic(TopicNames.frameworkTasks(frameworkId), TaskDispatch.class);
+        return frameworkTasks.of(frameworkId);
     }
 
     public Topic<String, NodeHeartbeat> frameworkNodes(String frameworkId) {

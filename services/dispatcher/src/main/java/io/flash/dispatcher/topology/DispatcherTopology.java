@@ -1,7 +1,6 @@
 package io.flash.dispatcher.topology;
 
 import io.flash.common.topics.FlashTopics;
-import io.flash.common.topics.TopicNames;
 import io.flash.dispatcher.selection.FrameworkSelector;
 import io.flash.schema.*;
 import org.apache.kafka.common.serialization.Serdes;
@@ -93,8 +92,9 @@ public final class DispatcherTopology {
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INFLIGHT_STORE), Serdes.String(),
                 topics.storeSerde(TaskDispatch.class)).withCachingEnabled(), DISPATCHER);
         topology.addSink(FRAMEWORK_SINK,
-                (String key, TaskDispatch value, org.apache.kafka.streams.processor.RecordContext ctx) -> TopicNames.frameworkTasks(value.getFrameworkId()),
-                Serdes.String().serializer(), topics.storeSerde(TaskDispatch.class).serializer(),
+                (String key, TaskDispatch value, org.apache.kafka.streams.processor.RecordContext ctx) ->
+                        topics.frameworkTasks.nameOf().apply(value.getFrameworkId()),
+                topics.frameworkTasks.keySerde().serializer(), topics.frameworkTasks.valueSerde().serializer(),
                 (String topic, String key, TaskDispatch value, int partitions) -> Optional.of(Set.of(value.getShard() % partitions)),
                 DISPATCHER);
         topology.addSink(EVENTS_SINK, topics.tasksEvents.name(), topics.tasksEvents.keySerde().serializer(),
