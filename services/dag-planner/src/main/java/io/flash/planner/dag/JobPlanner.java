@@ -20,11 +20,13 @@ public final class JobPlanner {
     private final PlanStore store;
     private final Outbox out;
     private final RetryPolicy retry;
+    private final JobReports reports;
 
     public JobPlanner(PlanStore store, Outbox out, RetryPolicy retry) {
         this.store = store;
         this.out = out;
         this.retry = retry;
+        this.reports = new JobReports(store);
     }
 
     /** A newly accepted job; a job id seen before is ignored (the same submission again). */
@@ -32,7 +34,7 @@ public final class JobPlanner {
         JobProgress existing = store.job(spec.getJobId());
         if (existing != null) {
             // Tell the client which job its repeated submission id names, without running it again.
-            JobStatus status = status(existing, now);
+            JobStatus status = JobReports.status(existing, now);
             status.setMessage("submission " + spec.getSubmissionId() + " was seen before: it is job " + existing.getJobId()
                     + " (" + existing.getState() + "), not run again");
             out.jobStatus(status);
@@ -111,7 +113,7 @@ public final class JobPlanner {
         store.putUnit(unit);
         out.unitStatus(unit);
         store.putJob(job);
-        out.jobStatus(status(job, now));
+        out.jobStatus(JobReports.status(job, now));
     }
 
     /** A cancel command: nothing new starts; running attempts are asked to stop. */
@@ -173,7 +175,7 @@ public final class JobPlanner {
         long memory = unit.getMemoryBytes() != null ? unit.getMemoryBytes() : spec.getResources().getMemoryBytes();
         RetryPolicy.Verdict verdict = job.getCancelRequested() ? new RetryPolicy.Verdict(false, "")
                 : retry.decide(cause, event.getExitCode(), unit.getUserFailures(), unit.getInfraFailures(), spec, memory);
-        String what = describe(event, cause);
+        String what = JobReports.describe(event, cause);
         if (!verdict.retry()) {
             unit.setFailureClass(cause);
             settle(job, unit, event, cause == FailureClass.CANCELLED ? TaskState.CANCELLED : TaskState.FAILED,
@@ -195,7 +197,7 @@ public final class JobPlanner {
         else out.ready(next);
         job.setMessage("task " + unit.getName() + ": " + unit.getReason());
         store.putJob(job);
-        out.jobStatus(status(job, now));
+        out.jobStatus(JobReports.status(job, now));
     }
 
     /** A unit reached a final state: count it, and settle its task and job when they are done. */
@@ -237,7 +239,7 @@ public final class JobPlanner {
             if (state == TaskState.FAILED) {
                 job.setUnitsFailed(job.getUnitsFailed() + 1);
                 task.setFailed(task.getFailed() + 1);
-                if (!continuesOnFailure(job, task.getName())) job.setFailed(true);
+                if (!JobReports.continuesOnFailure(store, job, task.getName())) job.setFailed(true);
             } else {
                 task.setCancelled(task.getCancelled() + 1);
             }
@@ -248,7 +250,7 @@ public final class JobPlanner {
         } else {
             store.putTask(job.getJobId(), task);
         }
-        if (state == TaskState.FAILED && !continuesOnFailure(job, task.getName())) {
+        if (state == TaskState.FAILED && !JobReports.continuesOnFailure(store, job, task.getName())) {
             skipAfterFailure(job, task);
         }
         job.setMessage(state == TaskState.SUCCEEDED ? null : "task " + unit.getName() + " " + reason);
@@ -262,7 +264,7 @@ public final class JobPlanner {
         if (task.getFirstFailure() != null) task.setReason(task.getFirstFailure().getReason());
         store.putTask(job.getJobId(), task);
         job.setTasksDone(job.getTasksDone() + 1);
-        boolean released = state == TaskState.SUCCEEDED || state == TaskState.FAILED && continuesOnFailure(job, task.getName());
+        boolean released = state == TaskState.SUCCEEDED || state == TaskState.FAILED && JobReports.continuesOnFailure(store, job, task.getName());
         if (!released || job.getCancelRequested()) return;
         if (job.getFailed() && job.getFailureMode() == FailureMode.STOP) return;
         for (String dependentName : task.getDependents()) {
@@ -273,10 +275,6 @@ public final class JobPlanner {
                 release(job, dependent, now);
             }
         }
-    }
-
-    private boolean continuesOnFailure(JobProgress job, String taskName) {
-        return store.spec(job.getJobId(), taskName).getContinueOnFailure();
     }
 
     /** STOP: every task not yet released is skipped. CONTINUE: only what depends on the failed task. */
@@ -400,86 +398,12 @@ public final class JobPlanner {
     private void finishIfDone(JobProgress job, long now) {
         if (job.getTasksDone() < job.getTaskNames().size() || job.getUnitsActive() > 0) {
             store.putJob(job);
-            out.jobStatus(status(job, now));
+            out.jobStatus(JobReports.status(job, now));
             return;
         }
-        List<TaskSummary> summaries = new ArrayList<>();
-        boolean anyCancelled = false;
-        Integer exitCode = 0;
-        String reason = null;
-        List<String> ignored = new ArrayList<>();
-        for (String name : job.getTaskNames()) {
-            LogicalTask task = store.task(job.getJobId(), name);
-            TaskSummary summary = summary(job, task);
-            summaries.add(summary);
-            if (task.getState() == TaskState.CANCELLED) anyCancelled = true;
-            boolean failed = task.getState() == TaskState.FAILED;
-            if (failed && continuesOnFailure(job, name)) {
-                ignored.add(name);
-            } else if (reason == null && failed) {
-                exitCode = summary.getExitCode();
-                reason = "task " + summary.getName() + " " + summary.getReason();
-            }
-        }
-        job.setState(job.getFailed() ? JobState.FAILED : anyCancelled ? JobState.CANCELLED : JobState.SUCCEEDED);
-        if (job.getState() == JobState.CANCELLED && reason == null) {
-            exitCode = null;
-            reason = job.getCancelReason() == null ? "cancelled" : "cancelled: " + job.getCancelReason();
-        }
-        job.setMessage(reason != null ? reason : ignored.isEmpty() ? "all " + job.getTaskNames().size() + " tasks succeeded"
-                : "done; failures ignored (continueOnFailure): " + String.join(", ", ignored));
+        JobResult result = reports.conclude(job, now);
         store.putJob(job);
-        out.jobStatus(status(job, now));
-        out.result(JobResult.newBuilder()
-                .setJobId(job.getJobId()).setSubmissionId(job.getSubmissionId()).setName(job.getName()).setOwner(job.getOwner())
-                .setState(job.getState()).setExitCode(exitCode).setReason(reason).setTasks(summaries)
-                .setAcceptedAt(job.getAcceptedAt()).setFinishedAt(now).build());
-    }
-
-    /** A task as the result shows it: the unit itself, or a roll-up of its shards. */
-    private TaskSummary summary(JobProgress job, LogicalTask task) {
-        TaskSummary unit = task.getShards() == 1 ? store.unit(JobIds.taskId(job.getJobId(), task.getName())) : null;
-        TaskSummary summary = unit != null ? TaskSummary.newBuilder(unit).build()
-                : TaskSummary.newBuilder().setName(task.getName()).setTaskId(JobIds.taskId(job.getJobId(), task.getName()))
-                .setState(TaskState.PENDING).build();
-        summary.setName(task.getName());
-        summary.setState(task.getState());
-        summary.setShards(task.getShards());
-        summary.setShardsSucceeded(task.getSucceeded());
-        summary.setShardsFailed(task.getFailed());
-        if (task.getFirstFailure() != null && unit == null) {
-            summary.setExitCode(task.getFirstFailure().getExitCode());
-            summary.setFailureClass(task.getFirstFailure().getFailureClass());
-            summary.setReason("shard " + task.getFirstFailure().getName() + " " + task.getFirstFailure().getReason());
-        } else if (task.getReason() != null && summary.getReason() == null) {
-            summary.setReason(task.getReason());
-        }
-        return summary;
-    }
-
-    static JobStatus status(JobProgress job, long now) {
-        return JobStatus.newBuilder()
-                .setJobId(job.getJobId()).setSubmissionId(job.getSubmissionId()).setName(job.getName()).setOwner(job.getOwner())
-                .setState(job.getState()).setTasksTotal((int) Math.min(Integer.MAX_VALUE, job.getUnitsTotal()))
-                .setTasksSucceeded((int) job.getUnitsSucceeded()).setTasksFailed((int) job.getUnitsFailed())
-                .setTasksRunning((int) job.getUnitsActive()).setMessage(job.getMessage()).setUpdatedAt(now)
-                .setAcceptedAt(job.getAcceptedAt()).setLabels(job.getLabels())
-                .build();
-    }
-
-    private static String describe(TaskEvent event, FailureClass cause) {
-        String base = switch (cause) {
-            case USER -> "failed with exit code " + event.getExitCode();
-            case OOM_KILLED -> "was killed for using more memory than it asked for";
-            case TIMEOUT -> "ran past its timeout";
-            case NODE_LOST -> "was lost with its node " + event.getNodeId();
-            case FRAMEWORK_LOST -> "was lost with its framework " + event.getFrameworkId();
-            case CANCELLED -> "was cancelled";
-            case PREEMPTED -> "was preempted for a higher-priority task";
-            case UNSCHEDULABLE -> "cannot be scheduled";
-            case INFRASTRUCTURE -> "failed in the infrastructure";
-            default -> "failed";
-        };
-        return event.getReason() == null || event.getReason().isBlank() ? base : base + " (" + event.getReason() + ")";
+        out.jobStatus(JobReports.status(job, now));
+        out.result(result);
     }
 }
