@@ -1,0 +1,108 @@
+package io.flash.ingest.intake;
+
+import io.flash.common.deadletter.DeadLetters;
+import io.flash.common.ids.JobIds;
+import io.flash.ingest.validation.JobValidator;
+import io.flash.ingest.validation.ValidationResult;
+import io.flash.ingest.view.FrameworkLimits;
+import io.flash.schema.FieldError;
+import io.flash.schema.JobAccepted;
+import io.flash.schema.JobRejected;
+import io.flash.schema.JobSubmission;
+import org.jboss.logging.Logger;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+/**
+ * The ingest topic's decision, with no messaging types: every record — whatever its bytes, whatever
+ * the decoder or validator throws, an {@code Error} included — ends as exactly one acceptance or one
+ * rejection that names the field and the reason. {@link SubmissionProcessor} adapts it to its channel.
+ */
+public final class Intake {
+
+    private static final Logger LOG = Logger.getLogger(Intake.class);
+
+    /** Where a record came from, as a rejection must say. */
+    public record Source(String topic, int partition, long offset, String key) {
+    }
+
+    /** Reads a record's bytes as a submission (the registry's decoder in production). */
+    @FunctionalInterface
+    public interface Decoder {
+        JobSubmission decode(byte[] payload) throws SubmissionDecoder.UnreadableSubmission, InterruptedException;
+    }
+
+    /** One record's outcome: an acceptance keyed by its job id, or a rejection keyed by its submission id. */
+    public sealed interface Decision permits Accepted, Rejected {
+    }
+
+    public record Accepted(JobAccepted job) implements Decision {
+    }
+
+    public record Rejected(String key, JobRejected rejection) implements Decision {
+    }
+
+    private final JobValidator validator;
+    private final int maxSpecBytes;
+    private final Supplier<Optional<FrameworkLimits.Largest>> largestNode;
+
+    public Intake(JobValidator validator, int maxSpecBytes, Supplier<Optional<FrameworkLimits.Largest>> largestNode) {
+        this.validator = validator;
+        this.maxSpecBytes = maxSpecBytes;
+        this.largestNode = largestNode;
+    }
+
+    /** What a door that must answer at once (TES) would get for the submission. */
+    public ValidationResult check(JobSubmission submission, String submissionId, long now) {
+        return validator.validate(submission, JobIds.forSubmission(submissionId), submissionId, now, largestNode.get());
+    }
+
+    public Decision decide(Source from, byte[] payload, Decoder decoder, long now) {
+        String key = from.key() != null && !from.key().isBlank() ? from.key() : null;
+        try {
+            return decideOrThrow(from, key, payload, decoder, now);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return reject(from, key, null, List.of(new FieldError("(record)", "ingest stopped while reading this record; submit it again")), now);
+        } catch (Exception | StackOverflowError | OutOfMemoryError e) {
+            LOG.errorf(e, "record %s-%d@%d could not be handled; rejecting it", from.topic(), from.partition(), from.offset());
+            return reject(from, key, null, List.of(new FieldError("(record)", "could not be handled ("
+                    + e.getClass().getSimpleName() + ": " + DeadLetters.rootMessage(e) + "); nothing of it was accepted")), now);
+        }
+    }
+
+    private Decision decideOrThrow(Source from, String key, byte[] payload, Decoder decoder, long now) throws InterruptedException {
+        if (payload != null && payload.length > maxSpecBytes) {
+            return reject(from, key, null, List.of(new FieldError("(record)", "the job spec is " + payload.length
+                    + " bytes, more than the limit of " + maxSpecBytes + "; scatter over a range or split the job")), now);
+        }
+        JobSubmission submission;
+        try {
+            submission = decoder.decode(payload);
+        } catch (SubmissionDecoder.UnreadableSubmission e) {
+            LOG.warnf("rejected unreadable record %s-%d@%d: %s", from.topic(), from.partition(), from.offset(), e.getMessage());
+            return reject(from, key, null, List.of(new FieldError("(record)", e.getMessage())), now);
+        }
+        String submissionId = submission.getSubmissionId() != null && !submission.getSubmissionId().isBlank()
+                ? submission.getSubmissionId() : key != null ? key : UUID.randomUUID().toString();
+        ValidationResult result = check(submission, submissionId, now);
+        if (!result.isAccepted()) {
+            LOG.infof("rejected submission %s: %s", submissionId, result.errors());
+            return reject(from, submissionId, submission.getName(), result.errors(), now);
+        }
+        LOG.infof("accepted submission %s as %s (%d tasks)", submissionId, result.accepted().getJobId(),
+                result.accepted().getTasks().size());
+        return new Accepted(result.accepted());
+    }
+
+    private static Rejected reject(Source from, String submissionId, String jobName, List<FieldError> reasons, long now) {
+        JobRejected rejected = JobRejected.newBuilder()
+                .setSubmissionId(submissionId).setJobName(jobName).setReasons(reasons)
+                .setSourceTopic(from.topic()).setSourcePartition(from.partition()).setSourceOffset(from.offset())
+                .setRejectedAt(now).build();
+        return new Rejected(submissionId != null ? submissionId : from.topic() + "-" + from.partition() + "@" + from.offset(), rejected);
+    }
+}

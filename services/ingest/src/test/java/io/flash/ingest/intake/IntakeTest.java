@@ -1,0 +1,99 @@
+package io.flash.ingest.intake;
+
+import io.flash.common.ids.JobIds;
+import io.flash.ingest.validation.JobValidator;
+import io.flash.ingest.validation.Limits;
+import io.flash.schema.*;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** The ingest topic's decision in memory: one outcome per record, whatever the record or the decoder does. */
+class IntakeTest {
+
+    private final Intake intake = new Intake(new JobValidator(Limits.defaults()), 1024, Optional::empty);
+    private final Intake.Source from = new Intake.Source("flash.jobs.submitted", 2, 41L, "key-1");
+
+    private static JobSubmission job(String submissionId, String image) {
+        return JobSubmission.newBuilder().setSubmissionId(submissionId).setName("hello").setOwner("alice")
+                .setTasks(new ArrayList<>(List.of(TaskSpec.newBuilder().setName("t").setImage(image).setShell("echo hi")
+                        .setResources(ResourceRequest.newBuilder().setCpu(0.5).setMemory("64Mi").build()).build()))).build();
+    }
+
+    private static JobRejected rejected(Intake.Decision decision) {
+        return assertInstanceOf(Intake.Rejected.class, decision).rejection();
+    }
+
+    @Test
+    void aValidSubmissionIsAcceptedUnderTheJobIdItsSubmissionIdNames() {
+        Intake.Decision decision = intake.decide(from, new byte[10], bytes -> job("run-42", "flash/shell:1"), 5L);
+        JobAccepted accepted = assertInstanceOf(Intake.Accepted.class, decision).job();
+        assertEquals(JobIds.forSubmission("run-42"), accepted.getJobId());
+        assertEquals(5L, accepted.getAcceptedAt());
+    }
+
+    @Test
+    void aSubmissionWithoutIdTakesTheRecordKey() {
+        Intake.Decision decision = intake.decide(from, new byte[10], bytes -> job(null, "flash/shell:1"), 5L);
+        assertEquals(JobIds.forSubmission("key-1"), assertInstanceOf(Intake.Accepted.class, decision).job().getJobId());
+    }
+
+    @Test
+    void anInvalidSubmissionIsRejectedByFieldUnderItsSubmissionId() {
+        Intake.Decision decision = intake.decide(from, new byte[10], bytes -> job("run-43", ""), 5L);
+        assertEquals("run-43", ((Intake.Rejected) decision).key());
+        JobRejected rejection = rejected(decision);
+        assertEquals("hello", rejection.getJobName());
+        assertEquals("tasks[0].image", rejection.getReasons().get(0).getField());
+        assertEquals(List.of("flash.jobs.submitted", 2, 41L), List.of(rejection.getSourceTopic(), rejection.getSourcePartition(),
+                rejection.getSourceOffset()));
+    }
+
+    @Test
+    void anOversizedRecordIsRejectedBeforeItIsDecoded() {
+        JobRejected rejection = rejected(intake.decide(from, new byte[2048], bytes -> {
+            throw new AssertionError("must not be decoded");
+        }, 5L));
+        assertEquals("(record)", rejection.getReasons().get(0).getField());
+        assertTrue(rejection.getReasons().get(0).getReason().startsWith("the job spec is 2048 bytes, more than the limit of 1024"));
+    }
+
+    @Test
+    void whateverTheDecoderThrowsBecomesARejectionNeverAnException() {
+        List<Intake.Decoder> hostile = List.of(
+                bytes -> {
+                    throw new SubmissionDecoder.UnreadableSubmission("not Avro: the first byte is 0x7b, not the magic byte 0");
+                },
+                bytes -> {
+                    throw new IllegalStateException("a bug in a library");
+                },
+                bytes -> {
+                    throw new StackOverflowError();
+                },
+                bytes -> {
+                    throw new OutOfMemoryError("a length field claiming gigabytes");
+                });
+        for (Intake.Decoder decoder : hostile) {
+            JobRejected rejection = rejected(intake.decide(new Intake.Source("t", 0, 7L, null), new byte[3], decoder, 5L));
+            assertEquals("(record)", rejection.getReasons().get(0).getField());
+            assertNull(rejection.getSubmissionId());
+        }
+        Intake.Decision keyless = intake.decide(new Intake.Source("t", 1, 9L, " "), new byte[3], bytes -> {
+            throw new IllegalStateException("x");
+        }, 5L);
+        assertEquals("t-1@9", ((Intake.Rejected) keyless).key(), "a record without a usable key is named by where it was");
+    }
+
+    @Test
+    void anInterruptedDecodeAsksForTheRecordAgain() {
+        JobRejected rejection = rejected(intake.decide(from, new byte[3], bytes -> {
+            throw new InterruptedException();
+        }, 5L));
+        assertTrue(rejection.getReasons().get(0).getReason().contains("submit it again"));
+        assertTrue(Thread.interrupted(), "the interrupt is kept for the caller");
+    }
+}
