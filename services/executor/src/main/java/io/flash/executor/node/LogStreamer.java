@@ -31,6 +31,9 @@ final class LogStreamer implements AutoCloseable {
     private final StringBuilder pending = new StringBuilder();
     private final StringBuilder partialLine = new StringBuilder();
     private final Deque<String> tail = new ArrayDeque<>();
+    private final java.nio.charset.CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
+            .onMalformedInput(java.nio.charset.CodingErrorAction.REPLACE).onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPLACE);
+    private java.nio.ByteBuffer undecoded = java.nio.ByteBuffer.allocate(8192);
     private long seq;
     private long dropped;
     private long windowStart = System.nanoTime();
@@ -50,9 +53,9 @@ final class LogStreamer implements AutoCloseable {
         this.file = Files.newBufferedWriter(logFile, StandardCharsets.UTF_8);
     }
 
-    /** Output as the engine delivers it: any size, lines may be split across calls. */
+    /** Output as the engine delivers it: any size; lines, and a character's bytes, may be split across calls. */
     synchronized void accept(byte[] bytes) throws Exception {
-        String text = new String(bytes, StandardCharsets.UTF_8);
+        String text = decode(bytes, false);
         file.write(text);
         partialLine.append(text);
         int newline;
@@ -86,12 +89,31 @@ final class LogStreamer implements AutoCloseable {
 
     /** The container exited: the rest goes out, marked last, before the exit is reported. */
     synchronized void finish() throws Exception {
+        String rest = decode(new byte[0], true);
+        file.write(rest);
+        partialLine.append(rest);
         if (partialLine.length() > 0) {
             line(partialLine.toString());
             partialLine.setLength(0);
         }
         send(true);
         file.flush();
+    }
+
+    /** Decodes what is complete; the bytes of a character cut at the end wait for the next call. */
+    private String decode(byte[] bytes, boolean endOfInput) {
+        if (undecoded.remaining() < bytes.length) {
+            java.nio.ByteBuffer larger = java.nio.ByteBuffer.allocate(undecoded.position() + bytes.length);
+            undecoded.flip();
+            larger.put(undecoded);
+            undecoded = larger;
+        }
+        undecoded.put(bytes).flip();
+        java.nio.CharBuffer out = java.nio.CharBuffer.allocate((int) (undecoded.remaining() * 1.1) + 8);
+        utf8.decode(undecoded, out, endOfInput);
+        if (endOfInput) utf8.flush(out);
+        undecoded.compact();
+        return out.flip().toString();
     }
 
     String tail() {
