@@ -1,0 +1,178 @@
+package io.flash.dispatcher.core;
+
+import io.flash.common.events.HoldReasons;
+import io.flash.dispatcher.selection.Decision;
+import io.flash.dispatcher.selection.FrameworkSelector;
+import io.flash.dispatcher.selection.Requirement;
+import io.flash.dispatcher.selection.Reservations;
+import io.flash.dispatcher.selection.SilenceWatch;
+import io.flash.schema.*;
+
+import java.util.*;
+
+/**
+ * Level 1's decisions, over a store port and an outbox port and nothing of Kafka: routes ready
+ * attempts (and cancels) to framework shards, holds what fits nowhere and retries it each round,
+ * and moves attempts stranded on a DOWN shard — the old dispatch is fenced with a cancel on its
+ * shard's topic (a framework that comes back drops or kills it) and the attempt is reported
+ * FRAMEWORK_LOST, so the planner retries it as a new attempt, which the old one can never be
+ * mistaken for (docs/scheduling.md).
+ */
+public final class Dispatcher {
+
+    /** Placed is enough: from then on a node holds the attempt, and moving it could run it twice. */
+    private static final EnumSet<TaskEventType> LEAVES_INFLIGHT = EnumSet.of(TaskEventType.PLACED, TaskEventType.STARTED,
+            TaskEventType.SUCCEEDED, TaskEventType.FAILED, TaskEventType.CANCELLED, TaskEventType.LOST);
+
+    private final FrameworkSelector selector;
+    private final DispatchStore store;
+    private final DispatchOutbox out;
+    private final long redispatchGraceMillis;
+    /** Sent to each shard and perhaps not in its heartbeat yet; in memory, rebuilt by new heartbeats after a restart. */
+    private final Reservations reservations = new Reservations(30_000);
+    private final SilenceWatch silence;
+
+    public Dispatcher(FrameworkSelector selector, DispatchStore store, DispatchOutbox out, long redispatchGraceMillis,
+                      long blindAfterMillis) {
+        this.selector = selector;
+        this.store = store;
+        this.out = out;
+        this.redispatchGraceMillis = redispatchGraceMillis;
+        this.silence = new SilenceWatch(blindAfterMillis);
+    }
+
+    public void onReady(TaskReady ready, long now) {
+        if (ready.getCancel()) cancel(ready, now);
+        else decide(ready, null, store.shards(), now);
+    }
+
+    public void onEvent(TaskEvent event) {
+        // The shard's own report (not this dispatcher's DISPATCHED): it has read the dispatch.
+        if (event.getType() != TaskEventType.DISPATCHED && event.getFrameworkId() != null) {
+            reservations.acknowledged(event.getAttemptId(), event.getAt());
+        }
+        if (LEAVES_INFLIGHT.contains(event.getType())) store.landed(event.getAttemptId());
+    }
+
+    /** The periodic round: silence judged, stranded attempts moved, held ones tried again. */
+    public void round(long now) {
+        List<FrameworkHeartbeat> shards = store.shards(); // one read per round, not one per held attempt
+        silence.observe(shards, now);
+        redispatchFromSilentShards(shards, now);
+        retryHeld(shards, now);
+    }
+
+    /** Held here: settled here. Dispatched: passed to its framework shard, or to all when unknown. */
+    private void cancel(TaskReady request, long now) {
+        if (store.held(request.getAttemptId()) != null) {
+            store.release(request.getAttemptId());
+            emit(request, TaskEventType.CANCELLED, null, null, FailureClass.CANCELLED, "cancelled before it was dispatched", now);
+            return;
+        }
+        TaskDispatch sent = store.inflight(request.getAttemptId());
+        store.landed(request.getAttemptId());
+        String framework = sent != null ? sent.getFrameworkId() : request.getCancelFramework();
+        Integer shard = sent != null ? Integer.valueOf(sent.getShard()) : request.getCancelShard();
+        for (FrameworkHeartbeat hb : store.shards()) {
+            if (framework != null && !(hb.getFrameworkId().equals(framework) && Objects.equals(hb.getShard(), shard))) {
+                continue;
+            }
+            dispatch(request, hb.getFrameworkId(), hb.getShard(), now);
+        }
+    }
+
+    /**
+     * A shard silent for longer than the heartbeat timeout gets nothing new (the selector skips it);
+     * once it has been silent for the timeout and the further grace in time the dispatcher could
+     * see ({@link SilenceWatch}), what it was sent and has not placed goes elsewhere.
+     */
+    private void redispatchFromSilentShards(List<FrameworkHeartbeat> shards, long now) {
+        long abandonAfter = selector.heartbeatTimeoutMillis() + redispatchGraceMillis;
+        Map<String, Long> abandoned = new HashMap<>();
+        for (FrameworkHeartbeat hb : shards) {
+            String key = FrameworkSelector.key(hb.getFrameworkId(), hb.getShard());
+            if (silence.silentFor(key) > abandonAfter) abandoned.put(key, silence.silentFor(key));
+        }
+        if (abandoned.isEmpty()) return;
+        List<TaskDispatch> stranded = store.allInflight().stream()
+                .filter(d -> abandoned.containsKey(FrameworkSelector.key(d.getFrameworkId(), d.getShard()))).toList();
+        for (TaskDispatch old : stranded) {
+            TaskReady ready = old.getReady();
+            store.landed(ready.getAttemptId());
+            out.counted("moved-from-silent-framework");
+            TaskReady fence = TaskReady.newBuilder(ready).setCancel(true).setFence(true)
+                    .setCancelFramework(old.getFrameworkId()).setCancelShard(old.getShard()).build();
+            dispatch(fence, old.getFrameworkId(), old.getShard(), now);
+            long silentSeconds = abandoned.get(FrameworkSelector.key(old.getFrameworkId(), old.getShard())) / 1000;
+            emit(ready, TaskEventType.LOST, old.getFrameworkId(), old.getShard(), FailureClass.FRAMEWORK_LOST,
+                    old.getFrameworkId() + " shard " + old.getShard() + " sent no heartbeat for " + silentSeconds
+                            + " s before placing it; its dispatch there is cancelled", now);
+        }
+    }
+
+    private void retryHeld(List<FrameworkHeartbeat> shards, long now) {
+        if (!selector.anyQueueRoom(shards, currentReservations(shards, now), now)) return; // nothing could leave
+        List<HeldTask> waiting = new ArrayList<>(store.allHeld());
+        waiting.sort(Comparator.comparingInt((HeldTask h) -> -h.getReady().getPriority())
+                .thenComparingLong(HeldTask::getHeldSince));
+        Map<Requirement, Decision> heldThisRound = new HashMap<>();
+        for (HeldTask h : waiting) {
+            Requirement requirement = Requirement.of(h.getReady());
+            Decision known = heldThisRound.get(requirement);
+            Decision decision = known != null ? known : decide(h.getReady(), h, shards, now);
+            if (known != null) settle(h.getReady(), h, known, now);
+            else if (decision instanceof Decision.Hold) heldThisRound.put(requirement, decision);
+        }
+    }
+
+    private Decision decide(TaskReady ready, HeldTask previouslyHeld, List<FrameworkHeartbeat> shards, long now) {
+        Decision decision = selector.choose(ready, shards, currentReservations(shards, now), now);
+        settle(ready, previouslyHeld, decision, now);
+        return decision;
+    }
+
+    private void settle(TaskReady ready, HeldTask previouslyHeld, Decision decision, long now) {
+        if (decision instanceof Decision.Dispatch d) {
+            if (previouslyHeld != null) store.release(ready.getAttemptId());
+            reservations.sent(FrameworkSelector.key(d.frameworkId(), d.shard()), ready.getAttemptId(), ready.getTask().getResources(), now);
+            store.sent(ready.getAttemptId(), dispatch(ready, d.frameworkId(), d.shard(), now));
+            out.counted("dispatched");
+            emit(ready, TaskEventType.DISPATCHED, d.frameworkId(), d.shard(), null, null, now);
+        } else if (decision instanceof Decision.Hold h) {
+            if (previouslyHeld == null || !HoldReasons.sameInWords(previouslyHeld.getReason(), h.reason())) {
+                store.hold(ready.getAttemptId(), HeldTask.newBuilder().setReady(ready).setReason(h.reason())
+                        .setHeldSince(previouslyHeld == null ? now : previouslyHeld.getHeldSince()).build());
+                emit(ready, TaskEventType.HELD, null, null, null, h.reason(), now);
+                out.counted("held");
+            }
+        } else if (decision instanceof Decision.Fail f) {
+            if (previouslyHeld != null) store.release(ready.getAttemptId());
+            out.counted("unschedulable");
+            emit(ready, TaskEventType.FAILED, null, null, FailureClass.UNSCHEDULABLE, "no framework can ever run it: " + f.reason(), now);
+        }
+    }
+
+    private TaskDispatch dispatch(TaskReady ready, String frameworkId, int shard, long now) {
+        TaskDispatch dispatch = TaskDispatch.newBuilder()
+                .setFrameworkId(frameworkId).setShard(shard).setReady(ready).setDispatchedAt(now).build();
+        out.dispatch(dispatch);
+        return dispatch;
+    }
+
+    private Map<String, FrameworkSelector.Reservation> currentReservations(List<FrameworkHeartbeat> shards, long now) {
+        Map<String, FrameworkSelector.Reservation> current = new HashMap<>();
+        for (FrameworkHeartbeat hb : shards) {
+            String key = FrameworkSelector.key(hb.getFrameworkId(), hb.getShard());
+            current.put(key, reservations.since(key, hb.getSentAt(), now));
+        }
+        return current;
+    }
+
+    private void emit(TaskReady ready, TaskEventType type, String frameworkId, Integer shard, FailureClass failureClass,
+                      String reason, long now) {
+        out.event(TaskEvent.newBuilder()
+                .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(ready.getAttemptId())
+                .setType(type).setFrameworkId(frameworkId).setShard(shard).setFailureClass(failureClass).setReason(reason).setAt(now)
+                .build());
+    }
+}

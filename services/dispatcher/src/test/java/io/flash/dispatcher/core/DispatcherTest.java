@@ -1,0 +1,138 @@
+package io.flash.dispatcher.core;
+
+import io.flash.dispatcher.selection.FrameworkSelector;
+import io.flash.schema.*;
+import org.junit.jupiter.api.Test;
+
+import java.util.*;
+
+import static io.flash.common.testing.Samples.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+/** Level 1's decisions in memory: the core over plain maps, no Kafka. */
+class DispatcherTest {
+
+    /** The ports as maps and lists. */
+    static final class Memory implements DispatchStore, DispatchOutbox {
+        final Map<String, FrameworkHeartbeat> shards = new TreeMap<>();
+        final Map<String, HeldTask> held = new LinkedHashMap<>();
+        final Map<String, TaskDispatch> inflight = new LinkedHashMap<>();
+        final List<TaskDispatch> dispatched = new ArrayList<>();
+        final List<TaskEvent> events = new ArrayList<>();
+        final Map<String, Integer> counts = new TreeMap<>();
+
+        void heartbeat(FrameworkHeartbeat hb) {
+            shards.put(hb.getFrameworkId() + "/" + hb.getShard(), hb);
+        }
+
+        List<TaskEventType> types() {
+            return events.stream().map(TaskEvent::getType).toList();
+        }
+
+        @Override public List<FrameworkHeartbeat> shards() { return new ArrayList<>(shards.values()); }
+        @Override public HeldTask held(String attemptId) { return held.get(attemptId); }
+        @Override public List<HeldTask> allHeld() { return new ArrayList<>(held.values()); }
+        @Override public void hold(String attemptId, HeldTask task) { held.put(attemptId, task); }
+        @Override public void release(String attemptId) { held.remove(attemptId); }
+        @Override public TaskDispatch inflight(String attemptId) { return inflight.get(attemptId); }
+        @Override public List<TaskDispatch> allInflight() { return new ArrayList<>(inflight.values()); }
+        @Override public void sent(String attemptId, TaskDispatch dispatch) { inflight.put(attemptId, dispatch); }
+        @Override public void landed(String attemptId) { inflight.remove(attemptId); }
+        @Override public void dispatch(TaskDispatch dispatch) { dispatched.add(dispatch); }
+        @Override public void event(TaskEvent event) { events.add(event); }
+        @Override public void counted(String outcome) { counts.merge(outcome, 1, Integer::sum); }
+    }
+
+    private final Memory memory = new Memory();
+    private final Dispatcher dispatcher = new Dispatcher(new FrameworkSelector(15_000), memory, memory, 10_000, 5_000);
+
+    private static TaskEvent report(TaskReady r, TaskEventType type, long at) {
+        return TaskEvent.newBuilder().setJobId(r.getJobId()).setTaskId(r.getTaskId()).setAttemptId(r.getAttemptId())
+                .setType(type).setFrameworkId("ecs").setShard(0).setAt(at).build();
+    }
+
+    @Test
+    void anAttemptGoesToTheShardThatHasRoomAndIsRememberedUntilPlaced() {
+        memory.heartbeat(framework("ecs", 0, 4, 4096 * MIB, 1_000));
+        TaskReady r = ready("j", task("a"), 1);
+        dispatcher.onReady(r, 1_000);
+        assertEquals("ecs", memory.dispatched.get(0).getFrameworkId());
+        assertEquals(List.of(TaskEventType.DISPATCHED), memory.types());
+        assertTrue(memory.inflight.containsKey("j.a.1"));
+        dispatcher.onEvent(report(r, TaskEventType.PLACED, 1_200));
+        assertTrue(memory.inflight.isEmpty(), "placed: a node holds it, it is never moved");
+        assertEquals(Map.of("dispatched", 1), memory.counts);
+    }
+
+    @Test
+    void whatFitsNowhereIsHeldOnceAndSentWhenRoomAppears() {
+        TaskReady r = ready("j", task("a"), 1);
+        dispatcher.onReady(r, 1_000);
+        assertEquals("no framework has sent a heartbeat yet", memory.events.get(0).getReason());
+        dispatcher.round(1_500);
+        assertEquals(1, memory.events.size(), "the same reason is not said twice");
+        memory.heartbeat(framework("ecs", 0, 4, 4096 * MIB, 2_000));
+        dispatcher.round(2_000);
+        assertEquals(List.of(TaskEventType.HELD, TaskEventType.DISPATCHED), memory.types());
+        assertTrue(memory.held.isEmpty());
+    }
+
+    @Test
+    void aTaskNoFrameworkCouldEverRunFailsAsUnschedulable() {
+        memory.heartbeat(framework("ecs", 0, 4, 4096 * MIB, 1_000));
+        TaskDefinition huge = task("a");
+        huge.getResources().setCpu(64.0);
+        dispatcher.onReady(ready("j", huge, 1), 1_000);
+        TaskEvent failed = memory.events.get(0);
+        assertEquals(FailureClass.UNSCHEDULABLE, failed.getFailureClass());
+        assertTrue(failed.getReason().startsWith("no framework can ever run it: "), failed.getReason());
+    }
+
+    @Test
+    void aCancelSettlesAHeldAttemptHereAndFollowsADispatchedOneToItsShard() {
+        TaskReady held = ready("j", task("a"), 1);
+        dispatcher.onReady(held, 1_000);
+        dispatcher.onReady(TaskReady.newBuilder(held).setCancel(true).build(), 1_100);
+        assertEquals(TaskEventType.CANCELLED, memory.events.get(1).getType());
+        assertTrue(memory.held.isEmpty());
+
+        memory.heartbeat(framework("ecs", 0, 4, 4096 * MIB, 2_000));
+        TaskReady sent = ready("j", task("b"), 1);
+        dispatcher.onReady(sent, 2_000);
+        dispatcher.onReady(TaskReady.newBuilder(sent).setCancel(true).build(), 2_100);
+        TaskDispatch cancel = memory.dispatched.get(memory.dispatched.size() - 1);
+        assertTrue(cancel.getReady().getCancel());
+        assertEquals("ecs", cancel.getFrameworkId());
+    }
+
+    /** Silent past timeout + grace while another framework keeps heartbeating: fenced there, reported lost. */
+    @Test
+    void unplacedAttemptsOfASilentShardAreFencedAndReportedLost() {
+        memory.heartbeat(framework("ecs", 0, 4, 4096 * MIB, 1_000));
+        TaskReady stranded = ready("j", task("a"), 1), placed = ready("j", task("b"), 1);
+        dispatcher.onReady(stranded, 1_000);
+        dispatcher.onReady(placed, 1_000);
+        dispatcher.onEvent(report(placed, TaskEventType.PLACED, 1_100));
+        for (long now = 2_000; now <= 30_000; now += 1_000) {
+            memory.heartbeat(framework("hpc", 0, 1, 64 * MIB, now)); // the dispatcher is not blind
+            dispatcher.round(now);
+        }
+        TaskDispatch fence = memory.dispatched.get(memory.dispatched.size() - 1);
+        assertTrue(fence.getReady().getFence(), "the old dispatch is fenced on its shard");
+        assertEquals("j.a.1", fence.getReady().getAttemptId());
+        TaskEvent lost = memory.events.get(memory.events.size() - 1);
+        assertEquals(FailureClass.FRAMEWORK_LOST, lost.getFailureClass());
+        assertEquals("j.a.1", lost.getAttemptId());
+        assertEquals(1, memory.events.stream().filter(e -> e.getType() == TaskEventType.LOST).count(), "the placed one stays");
+        assertEquals(1, memory.counts.get("moved-from-silent-framework"));
+    }
+
+    @Test
+    void withNoHeartbeatArrivingTheDispatcherIsBlindAndMovesNothing() {
+        memory.heartbeat(framework("ecs", 0, 4, 4096 * MIB, 1_000));
+        dispatcher.onReady(ready("j", task("a"), 1), 1_000);
+        for (long now = 2_000; now <= 60_000; now += 1_000) dispatcher.round(now);
+        assertFalse(memory.types().contains(TaskEventType.LOST));
+        assertEquals(1, memory.inflight.size());
+    }
+}
