@@ -69,7 +69,8 @@ class BrokerClusterTest {
             cluster.killBroker(2);
             killedAt = System.currentTimeMillis();
             JobResult result = results.await(jobId, Duration.ofSeconds(180))
-                    .orElseThrow(() -> new AssertionError("stalled at " + succeeded(jobId) + "/" + SHARDS + "; logs in " + cluster.logs()));
+                    .orElseThrow(() -> new AssertionError("stalled at " + succeeded(jobId) + "/" + SHARDS + "; logs in " + cluster.logs()
+                            + "\n" + cluster.threadDumps()));
             assertEquals(JobState.SUCCEEDED, result.getState(), () -> String.valueOf(result));
             System.out.printf("broker of three: node 2 killed at %d/%d units; longest pause between successes %d ms after, %d ms before%n",
                     before, SHARDS, longestPause(jobId, killedAt, Long.MAX_VALUE, true), longestPause(jobId, 0, killedAt, false));

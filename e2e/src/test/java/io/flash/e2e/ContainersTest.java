@@ -125,6 +125,16 @@ class ContainersTest {
                 .append(e.getFrameworkId()).append(" ").append(e.getNodeId()).append(" ").append(e.getReason()).append('\n'));
         Path logs = Path.of("target/containers-logs");
         List<String> names = new ArrayList<>(readyMillis.keySet());
+        // Each service's JVM is PID 1 of its container (exec java): SIGQUIT makes it write a thread dump to its log.
+        for (int i = 2; i < started.size(); i++) {
+            started.get(i).getDockerClient().killContainerCmd(started.get(i).getContainerId()).withSignal("QUIT").exec();
+        }
+        try {
+            Thread.sleep(2_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (int i = 2; i < started.size(); i++) why.append(ThreadDumps.summary(names.get(i), started.get(i).getLogs()));
         for (int i = 0; i < started.size(); i++) {
             String log = started.get(i).getLogs();
             try {

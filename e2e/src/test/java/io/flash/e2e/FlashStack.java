@@ -76,6 +76,24 @@ public final class FlashStack implements AutoCloseable {
         return "http://127.0.0.1:" + (httpBase + SERVICES.indexOf(service));
     }
 
+    /**
+     * SIGQUIT to every service instance: each JVM writes a thread dump to its log. Returns the
+     * processing threads of each ({@link ThreadDumps}), for a test that found the stack stalled.
+     */
+    public String threadDumps() {
+        StringBuilder out = new StringBuilder();
+        try {
+            for (var entry : services.entrySet()) new ProcessBuilder("kill", "-QUIT", Long.toString(entry.getValue().pid())).start().waitFor();
+            Thread.sleep(2_000);
+            for (String name : services.keySet()) {
+                out.append(ThreadDumps.summary(name, Files.readString(logs().resolve(name + ".log"))));
+            }
+        } catch (Exception e) {
+            out.append("(no thread dumps: ").append(e).append(")\n");
+        }
+        return out.toString();
+    }
+
     /** kill -9 of one service instance, as a crash would. */
     public void kill(String name) throws InterruptedException {
         Process p = services.remove(name);
