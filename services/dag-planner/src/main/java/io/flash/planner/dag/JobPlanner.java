@@ -219,6 +219,10 @@ public final class JobPlanner {
         String name = JobIds.taskName(job.getJobId(), unit.getTaskId());
         LogicalTask task = store.task(job.getJobId(), name);
         job.setUnitsActive(job.getUnitsActive() - 1);
+        // A failure the task may have (continueOnFailure) neither fails the job nor stops what depends on it;
+        // the spec is read only when this unit or an earlier shard of the task failed.
+        boolean continues = (state != TaskState.SUCCEEDED || task.getFailed() > 0) && JobReports.continuesOnFailure(store, job, name);
+        boolean tolerated = state == TaskState.FAILED && continues;
         if (state == TaskState.SUCCEEDED && unit.getPeakMemoryBytes() != null) {
             out.observed(ResourceObservation.newBuilder()
                     .setSignature(ResourceEstimator.signature(store.spec(job.getJobId(), name)))
@@ -239,32 +243,33 @@ public final class JobPlanner {
             if (state == TaskState.FAILED) {
                 job.setUnitsFailed(job.getUnitsFailed() + 1);
                 task.setFailed(task.getFailed() + 1);
-                if (!JobReports.continuesOnFailure(store, job, task.getName())) job.setFailed(true);
+                if (!tolerated) job.setFailed(true);
             } else {
                 task.setCancelled(task.getCancelled() + 1);
             }
             if (task.getFirstFailure() == null) task.setFirstFailure(TaskSummary.newBuilder(unit).build());
         }
         if (task.getSucceeded() + task.getFailed() + task.getCancelled() == task.getShards()) {
-            completeTask(job, task, now);
+            completeTask(job, task, continues, now);
         } else {
             store.putTask(job.getJobId(), task);
         }
-        if (state == TaskState.FAILED && !JobReports.continuesOnFailure(store, job, task.getName())) {
+        if (state == TaskState.FAILED && !tolerated) {
             skipAfterFailure(job, task);
         }
         job.setMessage(state == TaskState.SUCCEEDED ? null : "task " + unit.getName() + " " + reason);
         finishIfDone(job, now);
     }
 
-    private void completeTask(JobProgress job, LogicalTask task, long now) {
+    /** @param continuesOnFailure the task's continueOnFailure: a failed task releases its dependants all the same */
+    private void completeTask(JobProgress job, LogicalTask task, boolean continuesOnFailure, long now) {
         TaskState state = task.getFailed() > 0 ? TaskState.FAILED
                 : task.getCancelled() > 0 ? TaskState.CANCELLED : TaskState.SUCCEEDED;
         task.setState(state);
         if (task.getFirstFailure() != null) task.setReason(task.getFirstFailure().getReason());
         store.putTask(job.getJobId(), task);
         job.setTasksDone(job.getTasksDone() + 1);
-        boolean released = state == TaskState.SUCCEEDED || state == TaskState.FAILED && JobReports.continuesOnFailure(store, job, task.getName());
+        boolean released = state == TaskState.SUCCEEDED || state == TaskState.FAILED && continuesOnFailure;
         if (!released || job.getCancelRequested()) return;
         if (job.getFailed() && job.getFailureMode() == FailureMode.STOP) return;
         for (String dependentName : task.getDependents()) {

@@ -1,5 +1,6 @@
 package io.flash.executor.node;
 
+import io.flash.common.store.Globs;
 import io.flash.common.store.ObjectLocation;
 import io.flash.executor.store.InputCache;
 import io.flash.executor.store.ObjectStore;
@@ -95,11 +96,11 @@ final class TaskFiles {
         for (Upload u : uploads) {
             try {
                 List<Path> matches = matches(workspace, u.getFrom());
-                if (matches.isEmpty() && !isGlob(u.getFrom())) {
+                if (matches.isEmpty() && !Globs.isGlob(u.getFrom())) {
                     return new Staging.Published(List.of(), new Staging.Failure(FailureClass.USER,
                             "exited 0 but left no " + shown(u, u.getFrom()) + " to upload to " + u.getUrl()));
                 }
-                Path named = isGlob(u.getFrom()) ? null : inside(workspace, u.getFrom());
+                Path named = Globs.isGlob(u.getFrom()) ? null : inside(workspace, u.getFrom());
                 boolean directory = named != null && Files.isDirectory(named);
                 for (Path file : matches) {
                     String relative = workspace.relativize(file).toString();
@@ -201,7 +202,7 @@ final class TaskFiles {
     /** The files an upload names: one file, every file of a directory, or what a glob matches. */
     private static List<Path> matches(Path workspace, String from) throws IOException, Missing {
         List<Path> found = new ArrayList<>();
-        if (!isGlob(from)) {
+        if (!Globs.isGlob(from)) {
             Path path = inside(workspace, from);
             if (!Files.exists(path)) return found;
             if (!Files.isDirectory(path)) return List.of(path);
@@ -210,7 +211,7 @@ final class TaskFiles {
             }
             return found;
         }
-        String fixed = from.substring(0, from.length() - from.replaceFirst("^[^*?\\[]*", "").length());
+        String fixed = Globs.fixedPrefix(from);
         Path base = inside(workspace, fixed.contains("/") ? fixed.substring(0, fixed.lastIndexOf('/')) : "");
         PathMatcher glob = FileSystems.getDefault().getPathMatcher("glob:" + from);
         if (!Files.isDirectory(base)) return found;
@@ -224,10 +225,6 @@ final class TaskFiles {
         Path path = dir.resolve(relative).normalize();
         if (!path.startsWith(dir)) throw new IllegalArgumentException(relative + " leads out of " + dir);
         return path;
-    }
-
-    private static boolean isGlob(String path) {
-        return path.matches(".*[*?\\[].*");
     }
 
     private static String child(String url, String relative) {

@@ -1,5 +1,6 @@
 package io.flash.ingest.tes;
 
+import io.flash.common.store.Globs;
 import io.flash.schema.Fetch;
 import io.flash.schema.Mount;
 import io.flash.schema.Upload;
@@ -51,7 +52,7 @@ final class TesFiles {
                 errors.add(at + ".url: required (where the output goes: s3://… or file://…)");
                 continue;
             }
-            boolean glob = path.matches(".*[*?\\[].*");
+            boolean glob = Globs.isGlob(path);
             String prefix = null;
             if (glob) {
                 String cut = absolute(o.pathPrefix(), at + ".path_prefix", errors);
@@ -137,7 +138,7 @@ final class TesFiles {
     }
 
     private static String beforeWildcards(String path) {
-        String fixed = path.substring(0, path.length() - path.replaceFirst("^[^*?\\[]*", "").length());
+        String fixed = Globs.fixedPrefix(path);
         return fixed.endsWith("/") ? fixed.substring(0, fixed.length() - 1) : parent(fixed);
     }
 

@@ -9,8 +9,9 @@ import java.util.Map;
 
 /**
  * The documents of GA4GH TES 1.1 ({@code openapi/task_execution_service.openapi.yaml} of
- * {@code ga4gh/task-execution-schemas}), with the spec's field names. Read-only fields a client
- * sends (id, state, logs, creation_time) are ignored on create, as the spec marks them readOnly.
+ * {@code ga4gh/task-execution-schemas}), with the spec's field names: what a client sends. The
+ * fields the server sets (id, state, logs, creation_time; readOnly in the spec) are not read —
+ * ignored like any unknown field — and {@link TesViews} writes them.
  */
 public final class TesModel {
 
@@ -19,9 +20,8 @@ public final class TesModel {
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record Task(String id, String state, String name, String description, List<Input> inputs, List<Output> outputs,
-                       Resources resources, List<Executor> executors, List<String> volumes, Map<String, String> tags,
-                       List<TaskLog> logs, @JsonProperty("creation_time") String creationTime) {
+    public record Task(String name, String description, List<Input> inputs, List<Output> outputs,
+                       Resources resources, List<Executor> executors, List<String> volumes, Map<String, String> tags) {
     }
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -47,20 +47,5 @@ public final class TesModel {
                             @JsonProperty("disk_gb") Double diskGb, List<String> zones,
                             @JsonProperty("backend_parameters") Map<String, String> backendParameters,
                             @JsonProperty("backend_parameters_strict") Boolean backendParametersStrict) {
-    }
-
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record TaskLog(List<ExecutorLog> logs, Map<String, String> metadata, @JsonProperty("start_time") String startTime,
-                          @JsonProperty("end_time") String endTime, List<OutputFileLog> outputs,
-                          @JsonProperty("system_logs") List<String> systemLogs) {
-    }
-
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record ExecutorLog(@JsonProperty("start_time") String startTime, @JsonProperty("end_time") String endTime,
-                              String stdout, String stderr, @JsonProperty("exit_code") int exitCode) {
-    }
-
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record OutputFileLog(String url, String path, @JsonProperty("size_bytes") String sizeBytes) {
     }
 }

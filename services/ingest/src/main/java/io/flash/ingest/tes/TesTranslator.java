@@ -130,8 +130,8 @@ public final class TesTranslator {
             inputs = inputs.stream().map(in -> in == null ? null : new TesModel.Input(in.name(), in.description(), in.url(), in.path(),
                     in.type(), null, in.streamable())).toList();
         }
-        TesModel.Task kept = new TesModel.Task(null, null, task.name(), task.description(), inputs, task.outputs(), r,
-                task.executors(), task.volumes(), task.tags(), null, null);
+        TesModel.Task kept = new TesModel.Task(task.name(), task.description(), inputs, task.outputs(), r,
+                task.executors(), task.volumes(), task.tags());
         try {
             return JSON.writeValueAsString(kept);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {

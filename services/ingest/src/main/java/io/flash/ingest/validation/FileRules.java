@@ -141,7 +141,7 @@ final class FileRules {
             errors.add(new FieldError(field, "'" + path + "': .flash in the workspace is Flash's own (logs, scripts)"));
         } else if (path.contains(":") || path.contains(",")) {
             errors.add(new FieldError(field, "'" + ContainerRules.printable(raw) + "': Docker cannot bind a path with ':' or ','"));
-        } else if (!globAllowed && path.matches(".*[*?\\[].*")) {
+        } else if (!globAllowed && io.flash.common.store.Globs.isGlob(path)) {
             errors.add(new FieldError(field, "'" + path + "': wildcards are allowed only in an upload's from"));
         } else {
             return path;
