@@ -121,7 +121,7 @@ public final class SchedulerScale {
 
     /** TaskDispatch records in, RUN assignments out, through the framework-ecs topology. */
     static double topology(FlashTopics topics, int nodeCount, int decisions) throws Exception {
-        EcsTopology.Settings settings = new EcsTopology.Settings("ecs", Duration.ofHours(1), Duration.ofHours(1), 1_000_000);
+        io.flash.ecs.shard.ShardSettings settings = new io.flash.ecs.shard.ShardSettings("ecs", Duration.ofHours(1), Duration.ofHours(1), 1_000_000);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "scheduler-scale");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");

@@ -48,7 +48,7 @@ public class EcsStreams {
         PlatformSetup.createTopics(new PlatformSetup.Settings(bootstrap, registryUrl, 1, List.of(frameworkId), shards,
                 assignmentPartitions), false);
         return EcsTopology.build(new FlashTopics(new RegistryValueSerdes(registryUrl)),
-                new EcsTopology.Settings(frameworkId, nodeTimeout, tick, acceptLimit,
+                new io.flash.ecs.shard.ShardSettings(frameworkId, nodeTimeout, tick, acceptLimit,
                         QueueQuotas.parse(quotas), preemptionsPerMinute, fenceAfterAbsence), Clock.systemUTC(), meters);
     }
 }

@@ -2,15 +2,15 @@ package io.flash.ecs.topology;
 
 import io.flash.common.topics.FlashTopics;
 import io.flash.ecs.placement.BinPacker;
-import io.flash.ecs.queue.QueueQuotas;
+import io.flash.ecs.shard.CatchUp;
+import io.flash.ecs.shard.ShardMetrics;
+import io.flash.ecs.shard.ShardSettings;
 import io.flash.schema.*;
-import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
 
 import java.time.Clock;
-import java.time.Duration;
 
 /**
  * framework-ecs (level 2). The framework's tasks, node heartbeats and node events topics are
@@ -24,7 +24,7 @@ public final class EcsTopology {
     public static final String NODES_STORE = "ecs-nodes";
     public static final String QUEUE_STORE = "ecs-queue";
     public static final String PLACEMENTS_STORE = "ecs-placements";
-    /** The shard's own clock: when it last ticked, and before when its dispatches are fenced ({@link ShardState}). */
+    /** The shard's own clock: when it last ticked, and before when its dispatches are fenced ({@link CatchUp}). */
     public static final String SHARD_STORE = "ecs-shard";
 
     static final String TASKS = "framework-tasks";
@@ -37,34 +37,15 @@ public final class EcsTopology {
     /** The shard's own tasks partition: the marker of {@link CatchUp}. */
     static final String OWN_TASKS_SINK = "own-tasks";
 
-    /**
-     * Knobs of one framework; defaults in application.properties.
-     *
-     * @param fenceAfterAbsence a shard that did not tick for longer (frozen, stopped, cut off) places
-     *                          nothing until it has read the fences written meanwhile ({@link CatchUp}).
-     *                          Below the dispatcher's heartbeat timeout + redispatch grace (30 s).
-     */
-    public record Settings(String frameworkId, Duration nodeTimeout, Duration tick, int acceptLimit, QueueQuotas quotas,
-                           int preemptionsPerMinute, Duration fenceAfterAbsence) {
-        public Settings(String frameworkId, Duration nodeTimeout, Duration tick, int acceptLimit) {
-            this(frameworkId, nodeTimeout, tick, acceptLimit, QueueQuotas.none(), 10);
-        }
-
-        public Settings(String frameworkId, Duration nodeTimeout, Duration tick, int acceptLimit, QueueQuotas quotas,
-                        int preemptionsPerMinute) {
-            this(frameworkId, nodeTimeout, tick, acceptLimit, quotas, preemptionsPerMinute, Duration.ofSeconds(20));
-        }
-    }
-
     private EcsTopology() {
     }
 
     /** Without metrics (tests, benchmarks). */
-    public static Topology build(FlashTopics topics, Settings settings, Clock clock) {
+    public static Topology build(FlashTopics topics, ShardSettings settings, Clock clock) {
         return build(topics, settings, clock, new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
     }
 
-    public static Topology build(FlashTopics topics, Settings settings, Clock clock, io.micrometer.core.instrument.MeterRegistry meters) {
+    public static Topology build(FlashTopics topics, ShardSettings settings, Clock clock, io.micrometer.core.instrument.MeterRegistry meters) {
         String fw = settings.frameworkId();
         ShardMetrics metrics = new ShardMetrics(meters, fw);
         Topology topology = new Topology();
@@ -96,8 +77,4 @@ public final class EcsTopology {
         return topology;
     }
 
-    /** Helper so the processor can forward any Flash record. */
-    static <V extends SpecificRecord> org.apache.kafka.streams.processor.api.Record<String, SpecificRecord> record(String key, V value, long now) {
-        return new org.apache.kafka.streams.processor.api.Record<>(key, value, now);
-    }
 }

@@ -1,12 +1,8 @@
 package io.flash.ecs.topology;
 
+import io.flash.common.streams.StoreTable;
 import io.flash.ecs.placement.BinPacker;
-import io.flash.ecs.placement.Requirement;
-import io.flash.common.resources.Resources;
-import io.flash.ecs.preemption.PreemptionBudget;
-import io.flash.ecs.preemption.Preemptor;
-import io.flash.ecs.queue.FairShare;
-import io.flash.ecs.queue.Holdings;
+import io.flash.ecs.shard.*;
 import io.flash.schema.*;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -15,355 +11,78 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 
 import java.time.Clock;
-import java.util.*;
 
 import static io.flash.ecs.topology.EcsTopology.*;
 
 /**
- * One scheduling shard: keeps its nodes, queues dispatched attempts, places them, turns executor
- * reports into task events, declares silent nodes LOST (all their attempts in one batch),
- * preempts lower-priority attempts for higher-priority ones that fit nowhere (rate-limited) and
- * heartbeats the shard's capacity to the dispatcher.
+ * Adapts one scheduling shard ({@link ShardScheduler}) to its stream task: hands it each record of
+ * the shard's three partitions by kind, the wall clock's ticks and the shard's stores; forwards what
+ * it publishes to the sink of each kind. Holds no decision.
  */
 final class SchedulerProcessor implements Processor<String, SpecificRecord, String, SpecificRecord> {
 
-    private final Settings settings;
+    private final ShardSettings settings;
     private final BinPacker packer;
-    private final Preemptor preemptor = new Preemptor();
     private final Clock clock;
-    private final PreemptionBudget preemptionBudget;
-    /** Last reason an attempt could not be placed, so the planner hears each reason once. */
-    private final Map<String, String> lastHoldReason = new HashMap<>();
-    /** When each node's record was last written for its heartbeat alone (not for a change). */
-    private final Map<String, Long> lastPersisted = new HashMap<>();
-    private ProcessorContext<String, SpecificRecord> context;
-    private ShardState state;
-    private NodeLiveness liveness;
-    private int shard;
-    private CatchUp catchUp;
-    /**
-     * True from the end of a full pass until room may have appeared (an attempt ended, a node came
-     * or grew): meanwhile every queued attempt is known not to fit, so a newly queued one is tried
-     * alone instead of with the whole queue — equivalent, since it is the only one that might fit.
-     */
-    private boolean queueSettled;
-    /** Requirements found to fit nowhere since the last full pass began, with the reason (valid while settled). */
-    private final Map<Requirement, String> fitsNowhere = new HashMap<>();
-    /** The shard's capacity at the last full pass (for quotas between passes). */
-    private Capacity shardTotal = Resources.zero();
-
     private final ShardMetrics metrics;
+    private ShardScheduler shard;
 
-    SchedulerProcessor(Settings settings, BinPacker packer, Clock clock, ShardMetrics metrics) {
+    SchedulerProcessor(ShardSettings settings, BinPacker packer, Clock clock, ShardMetrics metrics) {
         this.settings = settings;
-        this.metrics = metrics;
         this.packer = packer;
         this.clock = clock;
-        this.preemptionBudget = new PreemptionBudget(settings.preemptionsPerMinute(), clock.millis());
+        this.metrics = metrics;
     }
 
     @Override
     public void init(ProcessorContext<String, SpecificRecord> context) {
-        this.context = context;
-        this.state = new ShardState(context); // also after a revival: the stores may have been restored
-        this.shard = context.taskId().partition();
-        long now = clock.millis();
-        this.liveness = new NodeLiveness(state, settings.frameworkId(), settings.nodeTimeout().toMillis(), now);
-        // Judged at the first record or tick: init may neither write to a store nor forward.
-        this.catchUp = new CatchUp(settings.fenceAfterAbsence().toMillis(), shard, state, now);
-        context.schedule(settings.tick(), PunctuationType.WALL_CLOCK_TIME, ts -> tick());
+        // Also after a revival: the stores may have been restored meanwhile.
+        ShardStore store = new ShardStore() {
+            private final StoreTable<NodeRecord> nodes = StoreTable.of(context, NODES_STORE);
+            private final StoreTable<TaskDispatch> queue = StoreTable.of(context, QUEUE_STORE);
+            private final StoreTable<Placement> placements = StoreTable.of(context, PLACEMENTS_STORE);
+            private final StoreTable<Long> clock = StoreTable.of(context, SHARD_STORE);
+
+            public StoreTable<NodeRecord> nodes() { return nodes; }
+
+            public StoreTable<TaskDispatch> queue() { return queue; }
+
+            public StoreTable<Placement> placements() { return placements; }
+
+            public StoreTable<Long> clock() { return clock; }
+        };
+        ShardOutbox outbox = new ShardOutbox() {
+            public void assignment(Assignment assignment) {
+                forward(assignment.getNodeId(), assignment, ASSIGNMENTS_SINK);
+            }
+
+            public void event(TaskEvent event) {
+                forward(event.getJobId(), event, EVENTS_SINK);
+            }
+
+            public void heartbeat(FrameworkHeartbeat heartbeat) {
+                forward(heartbeat.getFrameworkId() + "/" + heartbeat.getShard(), heartbeat, HEARTBEAT_SINK);
+            }
+
+            public void marker(String key) {
+                forward(key, null, OWN_TASKS_SINK);
+            }
+
+            private void forward(String key, SpecificRecord value, String sink) {
+                context.forward(new Record<>(key, value, clock.millis()), sink);
+            }
+        };
+        shard = new ShardScheduler(settings, packer, metrics, context.taskId().partition(), store, outbox, clock.millis());
+        context.schedule(settings.tick(), PunctuationType.WALL_CLOCK_TIME, ts -> shard.tick(clock.millis()));
     }
 
     @Override
     public void process(Record<String, SpecificRecord> record) {
         long now = clock.millis();
-        if (catchUp.endsAnAbsence(now)) noticeAbsence(now); // before the first tick back
         SpecificRecord value = record.value();
-        if (value == null && CatchUp.isMarker(record.key())) {
-            if (catchUp.markerRead(record.key())) schedule(now); // every fence written before the marker has been read
-        } else if (value instanceof TaskDispatch dispatch && dispatch.getReady().getCancel()) {
-            cancel(dispatch.getReady(), now);
-        } else if (value instanceof TaskDispatch dispatch) {
-            String attemptId = dispatch.getReady().getAttemptId();
-            if (state.placement(attemptId) == null && state.queued(attemptId) == null) {
-                state.enqueue(dispatch);
-                if (queueSettled) tryAlone(dispatch, now);
-                else schedule(now);
-            }
-        } else if (value instanceof NodeHeartbeat heartbeat) {
-            if (onHeartbeat(heartbeat, now)) {
-                schedule(now);
-            }
-        } else if (value instanceof AttemptEvent event) {
-            if (onAttemptEvent(event, now)) {
-                schedule(now);
-            }
-        }
-    }
-
-    /**
-     * Queued here: dropped and reported. Placed here: its node is told to kill it, and reports. A
-     * dispatcher's fence is the same, except that a fenced queued attempt was reported LOST already
-     * and a fenced placed one (placed before this shard read the fence) ends as FRAMEWORK_LOST: the
-     * planner may have retried it or kept it, depending on which report it read first, and either
-     * way it must not run beside its retry.
-     */
-    private void cancel(TaskReady request, long now) {
-        String attemptId = request.getAttemptId();
-        if (state.queued(attemptId) != null) {
-            state.dequeue(attemptId);
-            lastHoldReason.remove(attemptId);
-            if (request.getFence()) return; // the dispatcher has reported it LOST already
-            emit(request.getJobId(), TaskEvent.newBuilder()
-                    .setJobId(request.getJobId()).setTaskId(request.getTaskId()).setAttemptId(attemptId)
-                    .setType(TaskEventType.CANCELLED).setFrameworkId(settings.frameworkId()).setShard(shard)
-                    .setFailureClass(FailureClass.CANCELLED).setReason("cancelled while queued").setAt(now).build(), now);
-            return;
-        }
-        Placement placement = state.placement(attemptId);
-        if (placement != null) {
-            if (request.getFence()) state.markFenced(placement, now);
-            kill(placement.getNodeId(), request.getJobId(), request.getTaskId(), attemptId, request.getFence()
-                    ? "the dispatcher moved it while this shard was silent" : "cancelled", now);
-        }
-    }
-
-    /** @return whether the node brings room it did not offer before (new, back from lost, resized) */
-    private boolean onHeartbeat(NodeHeartbeat heartbeat, long now) {
-        String nodeId = heartbeat.getNodeId();
-        NodeRecord node = state.node(nodeId);
-        boolean newRoom = node == null || node.getLost() || !node.getHeartbeat().getTotal().equals(heartbeat.getTotal())
-                || !node.getHeartbeat().getLabels().equals(heartbeat.getLabels())
-                || node.getHeartbeat().getDiskType() != heartbeat.getDiskType()
-                || !node.getHeartbeat().getImages().equals(heartbeat.getImages())
-                || !java.util.Objects.equals(node.getHeartbeat().getUnhealthy(), heartbeat.getUnhealthy());
-        if (node == null) {
-            node = NodeRecord.newBuilder().setHeartbeat(heartbeat).setAllocated(Resources.zero())
-                    .setPlacedAttempts(new ArrayList<>()).setLastSeenAt(now).setLost(false).build();
-        } else if (!node.getLost() && node.getHeartbeat().getStartedAt() != heartbeat.getStartedAt()) {
-            node.setRestartSeenAt(now); // its process restarted: what it ran before may be gone with it
-            newRoom = true;
-        }
-        node.setHeartbeat(heartbeat);
-        node.setLastSeenAt(now);
-        node.setLost(false);
-        // A plain "still alive" is written at most every third of the node timeout: enough for a
-        // successor to judge the node, without a store write per heartbeat of every node.
-        if (newRoom || now - lastPersisted.getOrDefault(nodeId, 0L) > settings.nodeTimeout().toMillis() / 3) {
-            state.putNode(node);
-            lastPersisted.put(nodeId, now);
-        }
-        if (node.getRestartSeenAt() != null) {
-            List<TaskEvent> forgotten = liveness.loseWhatARestartedNodeDoesNotHold(node, heartbeat, now);
-            forgotten.forEach(e -> emit(e.getJobId(), e, now));
-            newRoom |= !forgotten.isEmpty();
-            if (state.node(nodeId).getRestartSeenAt() == null) lastPersisted.put(nodeId, now);
-        }
-        // An attempt the node still runs but this shard no longer places (declared lost, or cancelled): stop it.
-        for (String attemptId : heartbeat.getRunningAttempts()) {
-            if (state.placement(attemptId) == null) {
-                kill(nodeId, "", "", attemptId, "the framework no longer tracks this attempt (its node was declared lost)", now);
-            }
-        }
-        return newRoom;
-    }
-
-    /** @return whether resources were freed */
-    private boolean onAttemptEvent(AttemptEvent event, long now) {
-        Placement placement = state.placement(event.getAttemptId());
-        if (placement == null) {
-            return false; // an attempt this shard already settled: late or duplicate report
-        }
-        TaskReady ready = placement.getDispatch().getReady();
-        TaskEvent.Builder out = TaskEvent.newBuilder()
-                .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(ready.getAttemptId())
-                .setFrameworkId(settings.frameworkId()).setNodeId(placement.getNodeId())
-                .setExitCode(event.getExitCode()).setFailureClass(event.getFailureClass()).setReason(event.getReason())
-                .setStdoutTail(event.getStdoutTail()).setOutputs(event.getOutputs()).setPeakMemoryBytes(event.getPeakMemoryBytes())
-                .setCpuSeconds(event.getCpuSeconds()).setAt(event.getAt());
-        switch (event.getState()) {
-            case STARTED -> {
-                if (placement.getStarted()) {
-                    return false;
-                }
-                state.markStarted(placement);
-                emit(ready.getJobId(), out.setType(TaskEventType.STARTED).build(), now);
-                return false;
-            }
-            case SUCCEEDED -> out.setType(TaskEventType.SUCCEEDED);
-            case FAILED -> out.setType(TaskEventType.FAILED);
-            case CANCELLED -> out.setType(TaskEventType.CANCELLED);
-        }
-        if (placement.getFencedAt() != null && event.getState() != AttemptState.SUCCEEDED) {
-            out.setType(TaskEventType.LOST).setFailureClass(FailureClass.FRAMEWORK_LOST)
-                    .setReason("stopped: the dispatcher had moved it while " + settings.frameworkId() + " shard " + shard + " was silent");
-        } else if (placement.getPreemptedBy() != null && event.getState() != AttemptState.SUCCEEDED) {
-            out.setType(TaskEventType.FAILED).setFailureClass(FailureClass.PREEMPTED)
-                    .setReason("stopped to make room for higher-priority attempt " + placement.getPreemptedBy());
-        }
-        state.release(placement);
-        emit(ready.getJobId(), out.build(), now);
-        return true;
-    }
-
-    private void tick() {
-        long now = clock.millis();
-        noticeAbsence(now);
-        liveness.declareSilentNodesLost(now, metrics.nodesLost::increment).forEach(e -> emit(e.getJobId(), e, now));
-        schedule(now);
-        context.forward(record(settings.frameworkId() + "/" + shard, ShardHeartbeat.of(settings.frameworkId(), shard,
-                settings.acceptLimit(), state.nodes(), state.queue(), now), now), HEARTBEAT_SINK);
-    }
-
-    /**
-     * After any pause longer than a third of the node timeout, the nodes get a full timeout of
-     * grace (the shard did not hear them, which is not their silence); after one longer than
-     * {@code fenceAfterAbsence}, placement waits for a marker ({@link CatchUp}).
-     */
-    private void noticeAbsence(long now) {
-        long away = catchUp.away(now);
-        if (catchUp.endsAnAbsence(now)) {
-            String marker = catchUp.markerWritten(now);
-            context.forward(new Record<String, SpecificRecord>(marker, null, now), OWN_TASKS_SINK);
-        }
-        if (away > settings.nodeTimeout().toMillis() / 3) liveness.shardWasAway(now);
-        catchUp.ticked(now);
-    }
-
-    /** A full pass: every queued attempt in fair-share order. */
-    private void schedule(long now) {
-        queueSettled = false;
-        fitsNowhere.clear();
-        if (state.queue().isEmpty() || catchUp.holding()) return;
-        Collection<NodeRecord> nodes = state.nodes();
-        Capacity total = Resources.zero();
-        Capacity largestFree = Resources.zero();
-        for (NodeRecord node : nodes) {
-            if (node.getLost()) continue;
-            total = Resources.plus(total, node.getHeartbeat().getTotal());
-            largestFree = Resources.max(largestFree, Resources.minus(node.getHeartbeat().getTotal(), node.getAllocated()));
-        }
-        shardTotal = total;
-        Holdings holdings = state.holdings();
-        FairShare fairShare = new FairShare(shardTotal, holdings.byOwner());
-        // The fairest candidate first; one that fits nowhere waits for the next round.
-        for (Iterator<TaskDispatch> order = fairShare.order(List.copyOf(state.queue())); order.hasNext(); ) {
-            TaskDispatch dispatch = order.next();
-            TaskReady ready = dispatch.getReady();
-            Capacity need = ready.getTask().getResources();
-            // Cheap test first: bigger than every node's free room in some dimension means no node
-            // fits; the full per-node explanation is worked out once, not on every pass.
-            boolean hopeless = !Resources.fits(need, largestFree) && lastHoldReason.containsKey(ready.getAttemptId())
-                    && settings.quotas().refusal(ready.getQueue(), need, holdings.ofQueue(ready.getQueue()), shardTotal) == null;
-            if (hopeless && !(preemptionBudget.enabled() && holdings.anyBelow(ready.getPriority()))) {
-                continue;
-            }
-            if (tryPlace(dispatch, holdings, nodes, now)) fairShare.placed(ready.getOwner(), need);
-        }
-        queueSettled = true; // placements only took room: what is still queued does not fit
-    }
-
-    /** A newly queued attempt while the rest of the queue is known not to fit. */
-    private void tryAlone(TaskDispatch dispatch, long now) {
-        if (catchUp.holding()) return;
-        tryPlace(dispatch, state.holdings(), state.nodes(), now);
-    }
-
-    /** @return whether the attempt was placed; if not, it waits with a HELD reason */
-    private boolean tryPlace(TaskDispatch dispatch, Holdings holdings, Collection<NodeRecord> nodes, long now) {
-        TaskReady ready = dispatch.getReady();
-        Capacity need = ready.getTask().getResources();
-        // Placements only take room, so an attempt equal to one that fit nowhere cannot fit either.
-        Requirement requirement = Requirement.of(ready);
-        String known = fitsNowhere.get(requirement);
-        if (known != null) {
-            hold(ready, known, now);
-            return false;
-        }
-        String quotaRefusal = settings.quotas().refusal(ready.getQueue(), need, holdings.ofQueue(ready.getQueue()), shardTotal);
-        BinPacker.Choice choice = quotaRefusal != null ? new BinPacker.Choice(null, quotaRefusal)
-                : packer.place(ready.getTask(), state.index(), nodes);
-        if (choice.nodeId() == null) {
-            String reason = settings.frameworkId() + " shard " + shard + ": " + choice.reason();
-            String preemption = quotaRefusal == null ? preemptFor(ready, nodes, now) : "";
-            if (preemption.isEmpty()) fitsNowhere.put(requirement, reason); // else the next equal one may preempt too
-            hold(ready, reason + preemption, now);
-            return false;
-        }
-        place(dispatch, state.node(choice.nodeId()), now);
-        return true;
-    }
-
-    /** Tells the planner why the attempt waits, once per distinct reason. */
-    private void hold(TaskReady ready, String reason, long now) {
-        String previous = lastHoldReason.put(ready.getAttemptId(), reason);
-        if (!reason.equals(previous) && !io.flash.common.events.HoldReasons.sameInWords(previous, reason)) {
-            emit(ready.getJobId(), TaskEvent.newBuilder()
-                    .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(ready.getAttemptId())
-                    .setType(TaskEventType.HELD).setFrameworkId(settings.frameworkId()).setReason(reason)
-                    .setAt(now).build(), now);
-        }
-    }
-
-    private void place(TaskDispatch dispatch, NodeRecord node, long now) {
-        TaskReady ready = dispatch.getReady();
-        String nodeId = node.getHeartbeat().getNodeId();
-        lastHoldReason.remove(ready.getAttemptId());
-        node.setAllocated(Resources.plus(node.getAllocated(), ready.getTask().getResources()));
-        List<String> placed = new ArrayList<>(node.getPlacedAttempts());
-        placed.add(ready.getAttemptId());
-        node.setPlacedAttempts(placed);
-        state.putNode(node);
-        state.dequeue(ready.getAttemptId());
-        metrics.placed(dispatch.getDispatchedAt(), now);
-        state.place(Placement.newBuilder().setAttemptId(ready.getAttemptId())
-                .setNodeId(nodeId).setDispatch(dispatch).setStarted(false).setPlacedAt(now).build());
-        context.forward(record(nodeId, Assignment.newBuilder()
-                .setNodeId(nodeId).setAction(AssignmentAction.RUN)
-                .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(ready.getAttemptId())
-                .setTask(ready.getTask()).setAssignedAt(now).build(), now), ASSIGNMENTS_SINK);
-        emit(ready.getJobId(), TaskEvent.newBuilder()
-                .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(ready.getAttemptId())
-                .setType(TaskEventType.PLACED).setFrameworkId(settings.frameworkId()).setNodeId(nodeId)
-                .setAt(now).build(), now);
-    }
-
-    /**
-     * Stops lower-priority attempts to make room for {@code ready}, within the rate limit.
-     * @return what the waiting attempt is told about it ("" when preemption cannot help)
-     */
-    private String preemptFor(TaskReady ready, Collection<NodeRecord> nodes, long now) {
-        if (!preemptionBudget.enabled()) return "";
-        Optional<Preemptor.Plan> plan = preemptor.plan(ready.getTask(), ready.getPriority(), nodes, state.holdings());
-        if (plan.isEmpty()) return "";
-        List<Holdings.Held> victims = plan.get().victims();
-        if (victims.isEmpty()) {
-            return "; waiting for preempted attempts on " + plan.get().nodeId() + " to stop";
-        }
-        if (!preemptionBudget.tryTake(victims.size(), now)) {
-            return "; preempting " + victims.size() + " lower-priority attempts would exceed "
-                    + settings.preemptionsPerMinute() + " per minute, waiting";
-        }
-        for (Holdings.Held victim : victims) {
-            Placement placement = state.placement(victim.attemptId());
-            state.markPreempted(placement, ready.getAttemptId());
-            metrics.preemptions.increment();
-            TaskReady v = placement.getDispatch().getReady();
-            kill(victim.nodeId(), v.getJobId(), v.getTaskId(), victim.attemptId(), "preempted for higher-priority attempt "
-                    + ready.getAttemptId() + " (priority " + ready.getPriority() + " > " + victim.priority() + ")", now);
-        }
-        return "; preempting " + victims.size() + " lower-priority attempt" + (victims.size() == 1 ? "" : "s")
-                + " on " + plan.get().nodeId();
-    }
-
-    private void kill(String nodeId, String jobId, String taskId, String attemptId, String reason, long now) {
-        context.forward(record(nodeId, Assignment.newBuilder()
-                .setNodeId(nodeId).setAction(AssignmentAction.KILL)
-                .setJobId(jobId).setTaskId(taskId).setAttemptId(attemptId)
-                .setReason(reason).setAssignedAt(now).build(), now), ASSIGNMENTS_SINK);
-    }
-
-    private void emit(String jobId, TaskEvent event, long now) {
-        context.forward(record(jobId, event, now), EVENTS_SINK);
+        if (value == null) shard.onMarker(record.key(), now);
+        else if (value instanceof TaskDispatch dispatch) shard.onDispatch(dispatch, now);
+        else if (value instanceof NodeHeartbeat heartbeat) shard.onNodeHeartbeat(heartbeat, now);
+        else if (value instanceof AttemptEvent event) shard.onAttemptEvent(event, now);
     }
 }

@@ -1,50 +1,40 @@
-package io.flash.ecs.topology;
+package io.flash.ecs.shard;
 
 import io.flash.ecs.placement.NodeIndex;
 import io.flash.common.resources.Resources;
 import io.flash.ecs.queue.Holdings;
 import io.flash.schema.*;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.KeyValueStore;
+import io.flash.common.state.Table;
 
 import java.util.*;
 
-import static io.flash.ecs.topology.EcsTopology.*;
-
 /**
- * One shard's state: the stores are the truth (changelogged, restored on takeover); nodes, queue
- * and holdings are also kept in memory, read once after (re)initialisation and then written
- * through, so a scheduling pass never deserialises every node and queued attempt from RocksDB.
+ * One shard's state: the {@link ShardStore} is the truth (changelogged, restored on takeover);
+ * nodes, queue and holdings are also kept in memory, read once after (re)initialisation and then
+ * written through, so a scheduling pass never deserialises every node and queued attempt from RocksDB.
  */
 final class ShardState implements CatchUp.Persisted {
 
-    private final KeyValueStore<String, NodeRecord> nodeStore;
-    private final KeyValueStore<String, TaskDispatch> queueStore;
-    private final KeyValueStore<String, Placement> placementStore;
-    private final KeyValueStore<String, Long> clockStore;
+    private final Table<NodeRecord> nodeStore;
+    private final Table<TaskDispatch> queueStore;
+    private final Table<Placement> placementStore;
+    private final Table<Long> clockStore;
     private final Map<String, NodeRecord> nodes = new TreeMap<>();
     private final Map<String, TaskDispatch> queue = new LinkedHashMap<>(); // arrival order breaks ties
     private final Holdings holdings = new Holdings();
     private final NodeIndex index = new NodeIndex();
 
-    ShardState(ProcessorContext<?, ?> context) {
-        nodeStore = context.getStateStore(NODES_STORE);
-        queueStore = context.getStateStore(QUEUE_STORE);
-        placementStore = context.getStateStore(PLACEMENTS_STORE);
-        clockStore = context.getStateStore(SHARD_STORE);
-        try (KeyValueIterator<String, NodeRecord> it = nodeStore.all()) {
-            it.forEachRemaining(kv -> {
-                nodes.put(kv.key, kv.value);
-                index.put(kv.value);
-            });
-        }
-        try (KeyValueIterator<String, TaskDispatch> it = queueStore.all()) {
-            it.forEachRemaining(kv -> queue.put(kv.key, kv.value));
-        }
-        try (KeyValueIterator<String, Placement> it = placementStore.all()) {
-            it.forEachRemaining(kv -> holdings.add(held(kv.value)));
-        }
+    ShardState(ShardStore store) {
+        nodeStore = store.nodes();
+        queueStore = store.queue();
+        placementStore = store.placements();
+        clockStore = store.clock();
+        nodeStore.forEach((id, node) -> {
+            nodes.put(id, node);
+            index.put(node);
+        });
+        queueStore.forEach(queue::put);
+        placementStore.forEach((id, placement) -> holdings.add(held(placement)));
     }
 
     NodeRecord node(String nodeId) {

@@ -1,4 +1,4 @@
-package io.flash.ecs.topology;
+package io.flash.ecs.shard;
 
 /**
  * A shard's return from an absence — frozen (SIGSTOP, a long pause), stopped, restarted late, or
@@ -13,7 +13,7 @@ package io.flash.ecs.topology;
  * through {@link Persisted} (the shard's store), so a shard restarted while it waits keeps waiting
  * for the same marker.
  */
-final class CatchUp {
+public final class CatchUp {
 
     /** Where the shard keeps its clock; read when a shard starts, written as it goes. */
     interface Persisted {
@@ -79,12 +79,12 @@ final class CatchUp {
         return true;
     }
 
-    static boolean isMarker(String key) {
+    public static boolean isMarker(String key) {
         return key != null && key.startsWith(MARKER_PREFIX);
     }
 
     /** The shard a marker goes back to (its own partition). */
-    static int shardOf(String markerKey) {
+    public static int shardOf(String markerKey) {
         String rest = markerKey.substring(MARKER_PREFIX.length());
         return Integer.parseInt(rest.substring(0, rest.indexOf('/')));
     }

@@ -1,4 +1,4 @@
-package io.flash.ecs.topology;
+package io.flash.ecs.shard;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -7,7 +7,7 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 
 /** What the framework's shards count for /q/metrics; rates come from the counters (e.g. rate() in Prometheus). */
-final class ShardMetrics {
+public final class ShardMetrics {
 
     final Counter placements;
     final Counter preemptions;
@@ -15,7 +15,7 @@ final class ShardMetrics {
     /** From the dispatcher sending an attempt to the shard placing it on a node (queueing included). */
     final Timer placementLatency;
 
-    ShardMetrics(MeterRegistry meters, String frameworkId) {
+    public ShardMetrics(MeterRegistry meters, String frameworkId) {
         placements = Counter.builder("flash.framework.placements").tag("framework", frameworkId)
                 .description("attempts placed on a node").register(meters);
         preemptions = Counter.builder("flash.framework.preemptions").tag("framework", frameworkId)

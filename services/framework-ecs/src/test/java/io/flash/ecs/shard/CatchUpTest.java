@@ -1,4 +1,4 @@
-package io.flash.ecs.topology;
+package io.flash.ecs.shard;
 
 import org.junit.jupiter.api.Test;
 
