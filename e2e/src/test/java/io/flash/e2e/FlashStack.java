@@ -172,6 +172,20 @@ public final class FlashStack implements AutoCloseable {
     }
 
     public FlashStack start() throws Exception {
+        try {
+            return startAll();
+        } catch (Exception | Error e) {
+            // What did start is stopped: the next test class must not find its ports taken.
+            try {
+                close();
+            } catch (Exception stopping) {
+                e.addSuppressed(stopping);
+            }
+            throw e;
+        }
+    }
+
+    private FlashStack startAll() throws Exception {
         deleteTree(dir);
         Files.createDirectories(logs());
         script("infra/kafka/start.sh");

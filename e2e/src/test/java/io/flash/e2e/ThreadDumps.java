@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  */
 final class ThreadDumps {
 
-    private static final Pattern WANTED = Pattern.compile("StreamThread-\\d+\"|GlobalStreamThread\"|smallrye-kafka-(consumer|producer)-thread|executor-thread");
+    private static final Pattern WANTED = Pattern.compile("StreamThread-\\d+\"|GlobalStreamThread\"|StateUpdater|flash-registry-call|smallrye-kafka-(consumer|producer)-thread|executor-thread");
     private static final int FRAMES = 10;
 
     private ThreadDumps() {

@@ -48,4 +48,22 @@ public final class DecodeFailures {
         }
         return "value could not be decoded as Avro with schema " + id + ": " + DeadLetters.rootMessage(e);
     }
+
+    /**
+     * Whether the failure is the registry's, not the record's: it failed (5xx), could not be
+     * reached, or did not answer in time. Not: the bytes ended early (an IOException too).
+     */
+    public static boolean registryUnreachable(Throwable e) {
+        ProblemDetails problem = registryProblem(e);
+        if (problem != null) return problem.getStatus() == null || problem.getStatus() >= 500;
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.net.SocketException || t instanceof java.net.SocketTimeoutException
+                    || t instanceof java.net.UnknownHostException || t instanceof java.net.http.HttpTimeoutException
+                    || t instanceof java.util.concurrent.TimeoutException) return true;
+            // The HTTP client's own I/O failures (a connection closed before the answer) are plain IOExceptions.
+            if (t instanceof java.io.IOException && t.getStackTrace().length > 0
+                    && t.getStackTrace()[0].getClassName().startsWith("jdk.internal.net.http")) return true;
+        }
+        return false;
+    }
 }

@@ -25,6 +25,15 @@ public final class RegistryConfig {
         return trimmed.contains("/apis/") ? trimmed : trimmed + "/apis/registry/v3";
     }
 
+    /**
+     * How long one registry call may take before it counts as the registry being unreachable:
+     * {@code FLASH_REGISTRY_TIMEOUT} (a duration: {@code 10s}, {@code 1m}), default 10 s.
+     */
+    public static java.time.Duration callTimeout() {
+        String value = System.getenv("FLASH_REGISTRY_TIMEOUT");
+        return value == null || value.isBlank() ? java.time.Duration.ofSeconds(10) : java.time.Duration.ofSeconds(io.flash.common.units.Quantities.seconds(value));
+    }
+
     public static Map<String, Object> serdeProperties(String registryUrl) {
         Map<String, Object> props = new HashMap<>();
         props.put(SerdeConfig.REGISTRY_URL, apiUrl(registryUrl));

@@ -1,13 +1,19 @@
 package io.flash.common.serde;
 
+import io.apicurio.registry.resolver.client.RegistryClientFacade;
+import io.apicurio.registry.resolver.client.RegistryClientFacadeFactory;
+import io.apicurio.registry.resolver.config.SchemaResolverConfig;
 import io.apicurio.registry.serde.avro.AvroKafkaDeserializer;
-import io.apicurio.registry.serde.avro.AvroSerde;
+import io.apicurio.registry.serde.avro.AvroKafkaSerializer;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
+
+import java.time.Duration;
+import java.util.Map;
 
 /**
  * Avro values through the schema registry (Apicurio serdes, Confluent wire format). A topic's
@@ -18,18 +24,27 @@ import org.apache.kafka.common.serialization.Serdes;
  */
 public final class RegistryValueSerdes implements ValueSerdes {
 
-    private final String registryUrl;
+    private final Map<String, Object> properties;
+    /** One client for every serde of this instance, each call bounded in time. */
+    private final RegistryClientFacade client;
 
     public RegistryValueSerdes(String registryUrl) {
-        this.registryUrl = registryUrl;
+        this(registryUrl, RegistryConfig.callTimeout());
+    }
+
+    public RegistryValueSerdes(String registryUrl, Duration callTimeout) {
+        this.properties = RegistryConfig.serdeProperties(registryUrl);
+        this.client = new BoundedRegistryClient(RegistryClientFacadeFactory.create(new SchemaResolverConfig(properties)),
+                RegistryConfig.apiUrl(registryUrl), callTimeout);
     }
 
     @Override
     public <V extends SpecificRecord> Serde<V> forValue(Class<V> type) {
-        AvroSerde<V> serde = new AvroSerde<>();
-        serde.configure(RegistryConfig.serdeProperties(registryUrl), false);
-        Deserializer<V> inner = serde.deserializer();
-        return Serdes.serdeFrom(serde.serializer(), new Explained<>(inner) {
+        AvroKafkaSerializer<V> serializer = new AvroKafkaSerializer<>(client);
+        serializer.configure(properties, false);
+        AvroKafkaDeserializer<V> inner = new AvroKafkaDeserializer<>(client);
+        inner.configure(properties, false);
+        return Serdes.serdeFrom(serializer, new Explained<>(inner) {
             @Override
             V check(Object value, byte[] data) {
                 if (type.isInstance(value)) return type.cast(value);
@@ -41,8 +56,8 @@ public final class RegistryValueSerdes implements ValueSerdes {
 
     /** Any Flash record, its class picked by the writer's schema (for clients that read several topics at once). */
     public Deserializer<Object> anyValue() {
-        AvroKafkaDeserializer<Object> inner = new AvroKafkaDeserializer<>();
-        inner.configure(RegistryConfig.serdeProperties(registryUrl), false);
+        AvroKafkaDeserializer<Object> inner = new AvroKafkaDeserializer<>(client);
+        inner.configure(properties, false);
         return new Explained<>(inner) {
             @Override
             Object check(Object value, byte[] data) {

@@ -1,6 +1,7 @@
 package io.flash.common.streams;
 
 import io.flash.common.deadletter.DeadLetters;
+import io.flash.common.serde.DecodeFailures;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -55,6 +56,14 @@ public final class DeadLetterOnError implements DeserializationExceptionHandler,
 
     @Override
     public DeserializationHandlerResponse handle(ErrorHandlerContext context, ConsumerRecord<byte[], byte[]> record, Exception exception) {
+        if (DecodeFailures.registryUnreachable(exception)) {
+            // Not the record's fault: set aside, a good record would be lost. The stream thread fails and
+            // is replaced (ReplaceFailedThread), and reads the record again from the last commit.
+            LOG.warning("the schema registry is unreachable while reading " + DeadLetters.source(record.topic(), record.partition(),
+                    record.offset()) + " (" + DeadLetters.rootMessage(exception) + "); the record is read again once it answers");
+            pauseBeforeRetry();
+            return DeserializationHandlerResponse.FAIL;
+        }
         // Flash's own deserializers explain themselves in a SerializationException; others by their root cause.
         String reason = "not readable as this topic's record type: " + (exception instanceof SerializationException
                 && exception.getMessage() != null ? exception.getMessage() : DeadLetters.rootMessage(exception));
@@ -70,6 +79,15 @@ public final class DeadLetterOnError implements DeserializationExceptionHandler,
                 + " after a processing failure (a bug: please report it with this record)", exception);
         send(context.topic(), context.partition(), context.offset(), context.sourceRawKey(), context.sourceRawValue(), reason);
         return ProcessingHandlerResponse.CONTINUE;
+    }
+
+    /** A replaced thread would ask a registry that is down again at once: give it a moment. */
+    private static void pauseBeforeRetry() {
+        try {
+            Thread.sleep(2_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void send(String topic, int partition, long offset, byte[] key, byte[] value, String reason) {

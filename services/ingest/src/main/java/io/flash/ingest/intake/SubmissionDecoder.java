@@ -1,21 +1,30 @@
 package io.flash.ingest.intake;
 
-import io.apicurio.registry.rest.client.models.ProblemDetails;
 import io.flash.common.serde.DecodeFailures;
 import io.flash.common.serde.RegistryValueSerdes;
+import io.flash.schema.JobAccepted;
+import io.flash.schema.JobRejected;
 import io.flash.schema.JobSubmission;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serializer;
+import org.jboss.logging.Logger;
 
 import java.time.Duration;
 
 /**
- * Reads a raw ingest record, and says in words why when it cannot (the shared typed deserializer:
- * bounded allocations, whole records only, unknown schema ids named). A registry that does not
- * answer is asked again a few times before the record is given up, so an outage of seconds does not
- * turn good submissions into rejections.
+ * Ingest's registry work, on the worker thread that decides (never on the producer's thread):
+ * reads a raw ingest record, and says in words why when it cannot (the shared typed deserializer:
+ * bounded allocations, whole records only, unknown schema ids named), and writes the decision's
+ * bytes. Every registry call is bounded in time; a registry that does not answer is asked again —
+ * a few times (about 15 s) before a submission is given up, so an outage of seconds does not turn
+ * good submissions into rejections; for minutes before a decision is (it has been taken: losing it
+ * would lose the submission).
  */
 public final class SubmissionDecoder implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(SubmissionDecoder.class);
 
     /** Thrown for a record that is not a JobSubmission; the message is the rejection reason. */
     public static final class UnreadableSubmission extends Exception {
@@ -27,11 +36,18 @@ public final class SubmissionDecoder implements AutoCloseable {
     /** Pauses between asks of a registry that did not answer: about 15 s in all. */
     private static final Duration[] REGISTRY_RETRIES = {Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(2),
             Duration.ofSeconds(4), Duration.ofSeconds(8)};
+    /** How long a decision waits for the registry before it is failed (below the consumer's 10-minute ack bound). */
+    private static final Duration ENCODE_PATIENCE = Duration.ofMinutes(5);
 
     private final Deserializer<JobSubmission> deserializer;
+    private final Serializer<JobAccepted> accepted;
+    private final Serializer<JobRejected> rejected;
 
     public SubmissionDecoder(String registryUrl) {
-        deserializer = new RegistryValueSerdes(registryUrl).forValue(JobSubmission.class).deserializer();
+        RegistryValueSerdes serdes = new RegistryValueSerdes(registryUrl);
+        deserializer = serdes.forValue(JobSubmission.class).deserializer();
+        accepted = serdes.forValue(JobAccepted.class).serializer();
+        rejected = serdes.forValue(JobRejected.class).serializer();
     }
 
     public JobSubmission decode(String topic, Headers headers, byte[] value) throws UnreadableSubmission, InterruptedException {
@@ -43,7 +59,7 @@ public final class SubmissionDecoder implements AutoCloseable {
                 if (submission == null) throw new UnreadableSubmission("the value decoded to nothing");
                 return submission;
             } catch (RuntimeException e) {
-                if (!registryUnreachable(e)) throw new UnreadableSubmission(e.getMessage());
+                if (!DecodeFailures.registryUnreachable(e)) throw new UnreadableSubmission(e.getMessage());
                 if (attempt >= REGISTRY_RETRIES.length) {
                     throw new UnreadableSubmission("the schema registry did not answer for schema " + DecodeFailures.schemaId(value)
                             + " (" + e.getMessage() + "); submit again once it is up");
@@ -53,20 +69,26 @@ public final class SubmissionDecoder implements AutoCloseable {
         }
     }
 
-    /** The registry failed (5xx) or could not be reached (not: the bytes ended early, which is an IOException too). */
-    private static boolean registryUnreachable(Throwable e) {
-        ProblemDetails problem = DecodeFailures.registryProblem(e);
-        if (problem != null) return problem.getStatus() == null || problem.getStatus() >= 500;
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof java.net.SocketException || t instanceof java.net.SocketTimeoutException
-                    || t instanceof java.net.UnknownHostException || t instanceof java.net.http.HttpTimeoutException
-                    || t instanceof java.util.concurrent.TimeoutException) return true;
+    /** The bytes of a decision for its topic, waiting for a registry that does not answer (bounded calls). */
+    public byte[] encode(String topic, SpecificRecord decision) throws InterruptedException {
+        long deadline = System.nanoTime() + ENCODE_PATIENCE.toNanos();
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return decision instanceof JobAccepted a ? accepted.serialize(topic, a) : rejected.serialize(topic, (JobRejected) decision);
+            } catch (RuntimeException e) {
+                if (!DecodeFailures.registryUnreachable(e) || System.nanoTime() > deadline) throw e;
+                Duration pause = REGISTRY_RETRIES[Math.min(attempt, REGISTRY_RETRIES.length - 1)];
+                LOG.warnf("the schema registry did not answer while writing a decision to %s (%s); asking again in %d ms",
+                        topic, e.getMessage(), pause.toMillis());
+                Thread.sleep(pause.toMillis());
+            }
         }
-        return false;
     }
 
     @Override
     public void close() {
         deserializer.close();
+        accepted.close();
+        rejected.close();
     }
 }

@@ -46,23 +46,24 @@ public class SubmissionProcessor {
         return intake.check(submission, submissionId, now);
     }
 
-    /** One decision per record (Intake); on a worker thread, in order: decoding may ask the registry over HTTP. */
+    /**
+     * One decision per record (Intake), with its bytes; on a worker thread, in order: decoding and
+     * encoding may ask the registry over HTTP, which the producer's own thread must never wait for.
+     */
     @Incoming("submissions")
     @Outgoing("decisions")
     @io.smallrye.common.annotation.Blocking
-    public Message<SpecificRecord> decide(Message<byte[]> message) {
+    public Message<byte[]> decide(Message<byte[]> message) throws InterruptedException {
         IncomingKafkaRecordMetadata<?, ?> in = message.getMetadata(IncomingKafkaRecordMetadata.class).orElseThrow();
         Intake.Source from = new Intake.Source(in.getTopic(), in.getPartition(), in.getOffset(),
                 in.getKey() instanceof String s ? s : null);
         Intake.Decision decision = intake.decide(from, message.getPayload(), bytes -> decoder.decode(in.getTopic(), in.getHeaders(), bytes),
                 System.currentTimeMillis());
-        if (decision instanceof Intake.Accepted a) {
-            return message.<SpecificRecord>withPayload(a.job()).addMetadata(OutgoingKafkaRecordMetadata.<String>builder()
-                    .withTopic(TopicNames.JOBS_ACCEPTED).withKey(a.job().getJobId()).build());
-        }
-        Intake.Rejected r = (Intake.Rejected) decision;
-        return message.<SpecificRecord>withPayload(r.rejection()).addMetadata(OutgoingKafkaRecordMetadata.<String>builder()
-                .withTopic(TopicNames.JOBS_REJECTED).withKey(r.key()).build());
+        String topic = decision instanceof Intake.Accepted ? TopicNames.JOBS_ACCEPTED : TopicNames.JOBS_REJECTED;
+        String key = decision instanceof Intake.Accepted a ? a.job().getJobId() : ((Intake.Rejected) decision).key();
+        SpecificRecord value = decision instanceof Intake.Accepted a ? a.job() : ((Intake.Rejected) decision).rejection();
+        return message.withPayload(decoder.encode(topic, value)).addMetadata(OutgoingKafkaRecordMetadata.<String>builder()
+                .withTopic(topic).withKey(key).build());
     }
 
     @PreDestroy
