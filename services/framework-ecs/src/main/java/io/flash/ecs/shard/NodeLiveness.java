@@ -1,5 +1,6 @@
 package io.flash.ecs.shard;
 
+import io.flash.common.framework.FrameworkEvents;
 import io.flash.common.resources.Resources;
 import io.flash.schema.*;
 
@@ -15,13 +16,13 @@ import java.util.*;
 final class NodeLiveness {
 
     private final ShardState state;
-    private final String frameworkId;
+    private final FrameworkEvents events;
     private final long nodeTimeoutMillis;
     private long judgeFrom;
 
-    NodeLiveness(ShardState state, String frameworkId, long nodeTimeoutMillis, long now) {
+    NodeLiveness(ShardState state, FrameworkEvents events, long nodeTimeoutMillis, long now) {
         this.state = state;
-        this.frameworkId = frameworkId;
+        this.events = events;
         this.nodeTimeoutMillis = nodeTimeoutMillis;
         this.judgeFrom = now;
     }
@@ -79,10 +80,6 @@ final class NodeLiveness {
     }
 
     private TaskEvent lost(Placement placement, String reason, long now) {
-        TaskReady ready = placement.getDispatch().getReady();
-        return TaskEvent.newBuilder()
-                .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(placement.getAttemptId())
-                .setType(TaskEventType.LOST).setFrameworkId(frameworkId).setNodeId(placement.getNodeId())
-                .setFailureClass(FailureClass.NODE_LOST).setReason(reason).setAt(now).build();
+        return events.lost(placement.getDispatch().getReady(), placement.getNodeId(), FailureClass.NODE_LOST, reason, now);
     }
 }

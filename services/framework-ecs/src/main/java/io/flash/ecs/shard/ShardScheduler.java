@@ -1,6 +1,8 @@
 package io.flash.ecs.shard;
 
-import io.flash.common.events.HoldReasons;
+import io.flash.common.framework.CatchUp;
+import io.flash.common.framework.FrameworkEvents;
+import io.flash.common.framework.HoldNotices;
 import io.flash.common.resources.Resources;
 import io.flash.ecs.placement.BinPacker;
 import io.flash.ecs.placement.Requirement;
@@ -31,8 +33,8 @@ public final class ShardScheduler {
     private final NodeLiveness liveness;
     private final int shard;
     private final CatchUp catchUp;
-    /** Last reason an attempt could not be placed, so the planner hears each reason once. */
-    private final Map<String, String> lastHoldReason = new HashMap<>();
+    private final HoldNotices holdNotices = new HoldNotices();
+    private final FrameworkEvents events;
     /** When each node's record was last written for its heartbeat alone (not for a change). */
     private final Map<String, Long> lastPersisted = new HashMap<>();
     /**
@@ -59,9 +61,10 @@ public final class ShardScheduler {
         this.packer = packer;
         this.shard = shard;
         this.outbox = outbox;
+        this.events = new FrameworkEvents(settings.frameworkId(), shard);
         this.preemptionBudget = new PreemptionBudget(settings.preemptionsPerMinute(), now);
         this.state = new ShardState(store);
-        this.liveness = new NodeLiveness(state, settings.frameworkId(), settings.nodeTimeout().toMillis(), now);
+        this.liveness = new NodeLiveness(state, events, settings.nodeTimeout().toMillis(), now);
         this.catchUp = new CatchUp(settings.fenceAfterAbsence().toMillis(), shard, state, now);
     }
 
@@ -122,12 +125,9 @@ public final class ShardScheduler {
         String attemptId = request.getAttemptId();
         if (state.queued(attemptId) != null) {
             state.dequeue(attemptId);
-            lastHoldReason.remove(attemptId);
+            holdNotices.forget(attemptId);
             if (request.getFence()) return; // the dispatcher has reported it LOST already
-            emit(TaskEvent.newBuilder()
-                    .setJobId(request.getJobId()).setTaskId(request.getTaskId()).setAttemptId(attemptId)
-                    .setType(TaskEventType.CANCELLED).setFrameworkId(settings.frameworkId()).setShard(shard)
-                    .setFailureClass(FailureClass.CANCELLED).setReason("cancelled while queued").setAt(now).build());
+            emit(events.cancelledWhileQueued(request, now));
             return;
         }
         Placement placement = state.placement(attemptId);
@@ -185,34 +185,15 @@ public final class ShardScheduler {
             return false; // an attempt this shard already settled: late or duplicate report
         }
         TaskReady ready = placement.getDispatch().getReady();
-        TaskEvent.Builder out = TaskEvent.newBuilder()
-                .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(ready.getAttemptId())
-                .setFrameworkId(settings.frameworkId()).setNodeId(placement.getNodeId())
-                .setExitCode(event.getExitCode()).setFailureClass(event.getFailureClass()).setReason(event.getReason())
-                .setStdoutTail(event.getStdoutTail()).setOutputs(event.getOutputs()).setPeakMemoryBytes(event.getPeakMemoryBytes())
-                .setCpuSeconds(event.getCpuSeconds()).setAt(event.getAt());
-        switch (event.getState()) {
-            case STARTED -> {
-                if (placement.getStarted()) {
-                    return false;
-                }
-                state.markStarted(placement);
-                emit(out.setType(TaskEventType.STARTED).build());
-                return false;
-            }
-            case SUCCEEDED -> out.setType(TaskEventType.SUCCEEDED);
-            case FAILED -> out.setType(TaskEventType.FAILED);
-            case CANCELLED -> out.setType(TaskEventType.CANCELLED);
-        }
-        if (placement.getFencedAt() != null && event.getState() != AttemptState.SUCCEEDED) {
-            out.setType(TaskEventType.LOST).setFailureClass(FailureClass.FRAMEWORK_LOST)
-                    .setReason("stopped: the dispatcher had moved it while " + settings.frameworkId() + " shard " + shard + " was silent");
-        } else if (placement.getPreemptedBy() != null && event.getState() != AttemptState.SUCCEEDED) {
-            out.setType(TaskEventType.FAILED).setFailureClass(FailureClass.PREEMPTED)
-                    .setReason("stopped to make room for higher-priority attempt " + placement.getPreemptedBy());
+        TaskEvent out = events.reported(ready, placement.getNodeId(), event, placement.getFencedAt(), placement.getPreemptedBy());
+        if (event.getState() == AttemptState.STARTED) {
+            if (placement.getStarted()) return false;
+            state.markStarted(placement);
+            emit(out);
+            return false;
         }
         state.release(placement);
-        emit(out.build());
+        emit(out);
         return true;
     }
 
@@ -254,7 +235,7 @@ public final class ShardScheduler {
             Capacity need = ready.getTask().getResources();
             // Cheap test first: bigger than every node's free room in some dimension means no node
             // fits; the full per-node explanation is worked out once, not on every pass.
-            boolean hopeless = !Resources.fits(need, largestFree) && lastHoldReason.containsKey(ready.getAttemptId())
+            boolean hopeless = !Resources.fits(need, largestFree) && holdNotices.told(ready.getAttemptId())
                     && settings.quotas().refusal(ready.getQueue(), need, holdings.ofQueue(ready.getQueue()), shardTotal) == null;
             if (hopeless && !(preemptionBudget.enabled() && holdings.anyBelow(ready.getPriority()))) {
                 continue;
@@ -297,19 +278,13 @@ public final class ShardScheduler {
 
     /** Tells the planner why the attempt waits, once per distinct reason. */
     private void hold(TaskReady ready, String reason, long now) {
-        String previous = lastHoldReason.put(ready.getAttemptId(), reason);
-        if (!reason.equals(previous) && !HoldReasons.sameInWords(previous, reason)) {
-            emit(TaskEvent.newBuilder()
-                    .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(ready.getAttemptId())
-                    .setType(TaskEventType.HELD).setFrameworkId(settings.frameworkId()).setReason(reason)
-                    .setAt(now).build());
-        }
+        if (holdNotices.due(ready.getAttemptId(), reason)) emit(events.held(ready, reason, now));
     }
 
     private void place(TaskDispatch dispatch, NodeRecord node, long now) {
         TaskReady ready = dispatch.getReady();
         String nodeId = node.getHeartbeat().getNodeId();
-        lastHoldReason.remove(ready.getAttemptId());
+        holdNotices.forget(ready.getAttemptId());
         node.setAllocated(Resources.plus(node.getAllocated(), ready.getTask().getResources()));
         List<String> placed = new ArrayList<>(node.getPlacedAttempts());
         placed.add(ready.getAttemptId());
@@ -323,10 +298,7 @@ public final class ShardScheduler {
                 .setNodeId(nodeId).setAction(AssignmentAction.RUN)
                 .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(ready.getAttemptId())
                 .setTask(ready.getTask()).setAssignedAt(now).build());
-        emit(TaskEvent.newBuilder()
-                .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(ready.getAttemptId())
-                .setType(TaskEventType.PLACED).setFrameworkId(settings.frameworkId()).setNodeId(nodeId)
-                .setAt(now).build());
+emit(events.placed(ready, nodeId, now));
     }
 
     /**

@@ -11,7 +11,7 @@ import java.time.Duration;
  * @param tick              how often the shard judges its nodes, schedules and heartbeats
  * @param acceptLimit       queued attempts the dispatcher may send a shard beyond what it places
  * @param fenceAfterAbsence a shard that did not tick for longer (frozen, stopped, cut off) places
- *                          nothing until it has read the fences written meanwhile ({@link CatchUp}).
+ *                          nothing until it has read the fences written meanwhile ({@link io.flash.common.framework.CatchUp}).
  *                          Below the dispatcher's heartbeat timeout + redispatch grace (30 s).
  */
 public record ShardSettings(String frameworkId, Duration nodeTimeout, Duration tick, int acceptLimit, QueueQuotas quotas,

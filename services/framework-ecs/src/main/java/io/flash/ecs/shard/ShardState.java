@@ -4,6 +4,7 @@ import io.flash.ecs.placement.NodeIndex;
 import io.flash.common.resources.Resources;
 import io.flash.ecs.queue.Holdings;
 import io.flash.schema.*;
+import io.flash.common.framework.CatchUp;
 import io.flash.common.state.Table;
 
 import java.util.*;

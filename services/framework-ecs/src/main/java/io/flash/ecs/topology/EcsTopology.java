@@ -2,7 +2,7 @@ package io.flash.ecs.topology;
 
 import io.flash.common.topics.FlashTopics;
 import io.flash.ecs.placement.BinPacker;
-import io.flash.ecs.shard.CatchUp;
+import io.flash.common.framework.CatchUp;
 import io.flash.ecs.shard.ShardMetrics;
 import io.flash.ecs.shard.ShardSettings;
 import io.flash.schema.*;

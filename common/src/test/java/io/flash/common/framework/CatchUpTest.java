@@ -1,4 +1,4 @@
-package io.flash.ecs.shard;
+package io.flash.common.framework;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.flash.ecs.shard;
+package io.flash.common.framework;
 
 /**
  * A shard's return from an absence — frozen (SIGSTOP, a long pause), stopped, restarted late, or
@@ -16,7 +16,7 @@ package io.flash.ecs.shard;
 public final class CatchUp {
 
     /** Where the shard keeps its clock; read when a shard starts, written as it goes. */
-    interface Persisted {
+    public interface Persisted {
         Long lastTickAt();
 
         void ticked(long now);
@@ -26,7 +26,7 @@ public final class CatchUp {
         void markerAt(Long at);
     }
 
-    static final String MARKER_PREFIX = "resume-marker/";
+    public static final String MARKER_PREFIX = "resume-marker/";
 
     private final long fenceAfterMillis;
     private final int shard;
@@ -35,7 +35,7 @@ public final class CatchUp {
     private Long markerAt;
 
     /** Only reads the store (a processor's init may not write): a new shard has no last tick. */
-    CatchUp(long fenceAfterMillis, int shard, Persisted store, long now) {
+    public CatchUp(long fenceAfterMillis, int shard, Persisted store, long now) {
         this.fenceAfterMillis = fenceAfterMillis;
         this.shard = shard;
         this.store = store;
@@ -45,34 +45,34 @@ public final class CatchUp {
     }
 
     /** How long since the last tick (the shard's absence if it is long). */
-    long away(long now) {
+    public long away(long now) {
         return now - lastTick;
     }
 
     /** Whether {@code now} ends an absence long enough that the dispatcher may have fenced something. */
-    boolean endsAnAbsence(long now) {
+    public boolean endsAnAbsence(long now) {
         return away(now) > fenceAfterMillis;
     }
 
-    void ticked(long now) {
+    public void ticked(long now) {
         lastTick = now;
         store.ticked(now);
     }
 
     /** @return the key of the marker to write now; placement is held until it is read back */
-    String markerWritten(long now) {
+    public String markerWritten(long now) {
         markerAt = now;
         store.markerAt(now);
         return markerKey(now);
     }
 
     /** While true, nothing is placed: fences may still be unread. */
-    boolean holding() {
+    public boolean holding() {
         return markerAt != null;
     }
 
     /** @return whether this record is the awaited marker (placement may resume) */
-    boolean markerRead(String key) {
+    public boolean markerRead(String key) {
         if (markerAt == null || !markerKey(markerAt).equals(key)) return false; // an older marker: keep waiting
         markerAt = null;
         store.markerAt(null);

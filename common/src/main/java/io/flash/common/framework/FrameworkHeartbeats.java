@@ -1,0 +1,48 @@
+package io.flash.common.framework;
+
+import io.flash.common.resources.Resources;
+import io.flash.schema.*;
+
+import java.util.*;
+
+/**
+ * What a shard tells the dispatcher about itself every tick (docs/frameworks.md): its live places'
+ * capacity and free room, the largest of each, their disk types, network and labels, its queue and
+ * accept limit. A place is a node for framework-ecs, a partition or queue of a batch cluster.
+ */
+public final class FrameworkHeartbeats {
+
+    /** One place the shard can run attempts on, as it is now. */
+    public record Offer(Capacity total, Capacity free, DiskType diskType, boolean network, Map<String, String> labels) {
+    }
+
+    private FrameworkHeartbeats() {
+    }
+
+    public static FrameworkHeartbeat of(String frameworkId, int shard, int acceptLimit, Collection<Offer> offers,
+                                        Collection<TaskDispatch> queue, long now) {
+        Capacity total = Resources.zero(), free = Resources.zero(), largestFree = Resources.zero(), largestTotal = Resources.zero();
+        Set<DiskType> diskTypes = EnumSet.noneOf(DiskType.class);
+        boolean network = false;
+        Set<String> labels = new TreeSet<>();
+        for (Offer offer : offers) {
+            total = Resources.plus(total, offer.total());
+            free = Resources.plus(free, offer.free());
+            largestFree = Resources.max(largestFree, offer.free());
+            largestTotal = Resources.max(largestTotal, offer.total());
+            diskTypes.add(offer.diskType());
+            network |= offer.network();
+            offer.labels().forEach((k, v) -> labels.add(k + "=" + v));
+        }
+        Capacity queuedDemand = Resources.zero();
+        for (TaskDispatch d : queue) {
+            queuedDemand = Resources.plus(queuedDemand, d.getReady().getTask().getResources());
+        }
+        return FrameworkHeartbeat.newBuilder()
+                .setFrameworkId(frameworkId).setShard(shard).setNodes(offers.size())
+                .setTotal(total).setFree(free).setLargestNodeFree(largestFree).setLargestNodeTotal(largestTotal)
+                .setDiskTypes(new ArrayList<>(diskTypes)).setNetwork(network)
+                .setQueued(queue.size()).setQueuedDemand(queuedDemand).setAcceptLimit(acceptLimit).setSentAt(now)
+                .setNodeLabels(new ArrayList<>(labels)).build();
+    }
+}
