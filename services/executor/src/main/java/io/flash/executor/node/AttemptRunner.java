@@ -78,8 +78,7 @@ final class AttemptRunner {
             WorkDirs dirs = workDirs.create(assignment.getJobId(), assignment.getAttemptId());
             Staging.Failure notStaged = staging.stageInputs(assignment.getJobId(), task, dirs.work());
             if (notStaged != null) {
-                finish(assignment.getJobId(), assignment.getTaskId(), assignment.getAttemptId(), AttemptState.FAILED, null,
-                        notStaged.failureClass(), notStaged.reason(), null);
+                finish(AttemptRef.of(assignment), Ending.failed(null, notStaged.failureClass(), notStaged.reason()), null);
                 return null;
             }
             List<String> command = task.getCommand();
@@ -97,31 +96,31 @@ final class AttemptRunner {
             throw e;
         } catch (Exception e) {
             EngineRefusal refusal = EngineRefusal.of(e, task.getImage());
-            finish(assignment.getJobId(), assignment.getTaskId(), assignment.getAttemptId(), AttemptState.FAILED, null,
-                    refusal.failureClass(), "could not prepare the container: " + refusal.reason(), null);
+            finish(AttemptRef.of(assignment), Ending.failed(null, refusal.failureClass(),
+                    "could not prepare the container: " + refusal.reason()), null);
             return null;
         }
     }
 
     /** A container found created but not started (the executor stopped between the two). */
-    void startAndWait(String jobId, String taskId, String attemptId, String containerId, Long timeoutSeconds,
-                      Staging.Outputs outputs) throws Exception {
+    void startAndWait(AttemptRef ref, String containerId, Long timeoutSeconds, Staging.Outputs outputs) throws Exception {
         try {
             startTime.record(() -> docker.start(containerId));
         } catch (Exception e) {
             EngineRefusal refusal = EngineRefusal.of(e, null);
-            finish(jobId, taskId, attemptId, AttemptState.FAILED, null, refusal.failureClass(),
-                    "the engine could not start the container: " + refusal.reason(), containerId);
+            finish(ref, Ending.failed(null, refusal.failureClass(), "the engine could not start the container: " + refusal.reason()),
+                    containerId);
             return;
         }
-        reporter.report(event(jobId, taskId, attemptId, AttemptState.STARTED).build());
+        reporter.report(event(ref, AttemptState.STARTED).build());
+        String attemptId = ref.attemptId();
         StreamFeeder feeder = feeders.remove(attemptId);
         AtomicBoolean running = new AtomicBoolean(true);
         if (feeder != null) {
             feeding.submit(() -> feed(feeder, attemptId, containerId, running));
         }
         try {
-            awaitRunning(jobId, taskId, attemptId, containerId, timeoutSeconds, outputs);
+            awaitRunning(ref, containerId, timeoutSeconds, outputs);
         } finally {
             running.set(false);
         }
@@ -153,8 +152,8 @@ final class AttemptRunner {
      * A running container: wait for it, then report. Used for fresh starts and after an executor
      * restart (then {@code outputs} is {@link Staging.Outputs#NONE}: the assignment is not at hand).
      */
-    void awaitRunning(String jobId, String taskId, String attemptId, String containerId, Long timeoutSeconds,
-                      Staging.Outputs outputs) throws Exception {
+    void awaitRunning(AttemptRef ref, String containerId, Long timeoutSeconds, Staging.Outputs outputs) throws Exception {
+        String jobId = ref.jobId(), taskId = ref.taskId(), attemptId = ref.attemptId();
         Path attemptWork = settings.workRoot().resolve("attempts").resolve(attemptId);
         if (outputs == Staging.Outputs.NONE && Files.exists(attemptWork.resolve(STREAM_SCRIPT))
                 && !Files.exists(attemptWork.resolve(".flash/done"))) {
@@ -197,7 +196,7 @@ final class AttemptRunner {
             tail = logs.tail();
         }
         redirect(jobId, attemptId, containerId, outputs);
-        reportExit(jobId, taskId, attemptId, containerId, exit, timeoutSeconds, outputs, new Observed(tail, used));
+        reportExit(ref, containerId, exit, timeoutSeconds, outputs, new Observed(tail, used));
     }
 
     /** Streams a task asked to have in files (TES stdout/stderr), written once the container stopped, whatever its exit. */
@@ -214,13 +213,13 @@ final class AttemptRunner {
     }
 
     /** A container that already stopped: report how it ended. */
-    void reportExit(String jobId, String taskId, String attemptId, String containerId, DockerRuntime.Exit exit, Long timeoutSeconds)
-            throws Exception {
-        reportExit(jobId, taskId, attemptId, containerId, exit, timeoutSeconds, Staging.Outputs.NONE, Observed.NOTHING);
+    void reportExit(AttemptRef ref, String containerId, DockerRuntime.Exit exit, Long timeoutSeconds) throws Exception {
+        reportExit(ref, containerId, exit, timeoutSeconds, Staging.Outputs.NONE, Observed.NOTHING);
     }
 
-    private void reportExit(String jobId, String taskId, String attemptId, String containerId, DockerRuntime.Exit exit,
-                            Long timeoutSeconds, Staging.Outputs outputs, Observed observed) throws Exception {
+    private void reportExit(AttemptRef ref, String containerId, DockerRuntime.Exit exit, Long timeoutSeconds,
+                            Staging.Outputs outputs, Observed observed) throws Exception {
+        String attemptId = ref.attemptId();
         String killReason = killReasons.remove(attemptId);
         Staging.Failure streamFailure = streamFailures.remove(attemptId);
         String unstoppable = exit.unstoppable() == null ? "" : "; " + exit.unstoppable();
@@ -228,42 +227,37 @@ final class AttemptRunner {
         if (exit.unstoppable() != null) {
             stuck.add(containerId, attemptId, exit.unstoppable());
         }
+        Ending ending;
+        List<String> published = List.of();
         if (killReason != null) {
-            finish(jobId, taskId, attemptId, AttemptState.CANCELLED, exit.exitCode(), FailureClass.CANCELLED, killReason + unstoppable,
-                    containerId, observed, List.of());
+            ending = new Ending(AttemptState.CANCELLED, exit.exitCode(), FailureClass.CANCELLED, killReason + unstoppable);
         } else if (streamFailure != null) {
-            finish(jobId, taskId, attemptId, AttemptState.FAILED, exit.exitCode(), streamFailure.failureClass(),
-                    streamFailure.reason(), containerId, observed, List.of());
+            ending = Ending.failed(exit.exitCode(), streamFailure.failureClass(), streamFailure.reason());
         } else if (exit.timedOut()) {
-            finish(jobId, taskId, attemptId, AttemptState.FAILED, exit.exitCode(), FailureClass.TIMEOUT,
-                    "killed after its timeout of " + timeoutSeconds + " s" + unstoppable, containerId, observed, List.of());
+            ending = Ending.failed(exit.exitCode(), FailureClass.TIMEOUT, "killed after its timeout of " + timeoutSeconds + " s" + unstoppable);
         } else if (exit.unstoppable() != null) {
-            finish(jobId, taskId, attemptId, AttemptState.FAILED, null, FailureClass.INFRASTRUCTURE, exit.unstoppable(),
-                    containerId, observed, List.of());
+            ending = Ending.failed(null, FailureClass.INFRASTRUCTURE, exit.unstoppable());
         } else if (exit.exitCode() == 0) {
             // A child killed for memory that the program survived is the program's business.
-            Staging.Published published = staging.publishOutputs(jobId, outputs);
-            if (published.failure() == null) {
-                finish(jobId, taskId, attemptId, AttemptState.SUCCEEDED, 0, null, null, containerId, observed, published.outputs());
-            } else {
-                finish(jobId, taskId, attemptId, AttemptState.FAILED, 0, published.failure().failureClass(),
-                        published.failure().reason(), containerId, observed, List.of());
-            }
+            Staging.Published outputsPublished = staging.publishOutputs(ref.jobId(), outputs);
+            Staging.Failure notPublished = outputsPublished.failure();
+            ending = notPublished == null ? new Ending(AttemptState.SUCCEEDED, 0, null, null)
+                    : Ending.failed(0, notPublished.failureClass(), notPublished.reason());
+            if (notPublished == null) published = outputsPublished.outputs();
         } else if (exit.oomKilled()) {
-            finish(jobId, taskId, attemptId, AttemptState.FAILED, exit.exitCode(), FailureClass.OOM_KILLED,
-                    "the kernel killed it for exceeding its memory limit", containerId, observed, List.of());
+            ending = Ending.failed(exit.exitCode(), FailureClass.OOM_KILLED, "the kernel killed it for exceeding its memory limit");
         } else if ((outside = outsideKills.take(containerId, exit.exitCode(), Duration.ofSeconds(1))) != null) {
-            finish(jobId, taskId, attemptId, AttemptState.FAILED, exit.exitCode(), FailureClass.INFRASTRUCTURE,
-                    "the container was killed from outside Flash (signal " + outside + ": docker kill, docker stop or an engine "
-                            + "shutdown); retried without spending the task's attempts", containerId, observed, List.of());
+            ending = Ending.failed(exit.exitCode(), FailureClass.INFRASTRUCTURE, "the container was killed from outside Flash (signal "
+                    + outside + ": docker kill, docker stop or an engine shutdown); retried without spending the task's attempts");
         } else {
-            finish(jobId, taskId, attemptId, AttemptState.FAILED, exit.exitCode(), FailureClass.USER, null, containerId,
-                    observed, List.of());
+            ending = Ending.failed(exit.exitCode(), FailureClass.USER, null);
         }
+        finish(ref, ending, containerId, observed, published);
     }
 
     /** Something broke while the attempt was watched: report it rather than leave it open. */
-    void reportBroken(String jobId, String taskId, String attemptId, Exception cause) throws Exception {
+    void reportBroken(AttemptRef ref, Exception cause) throws Exception {
+        String attemptId = ref.attemptId();
         String containerId = null;
         try {
             containerId = docker.find(attemptId).map(DockerRuntime.ContainerInfo::id).orElse(null);
@@ -271,18 +265,26 @@ final class AttemptRunner {
         } catch (RuntimeException engineDown) {
             LOG.warnf("attempt %s: the engine does not answer (%s); reporting it anyway", attemptId, message(engineDown));
         }
-        finish(jobId, taskId, attemptId, AttemptState.FAILED, null, FailureClass.INFRASTRUCTURE,
-                "the executor lost track of the container: " + message(cause), containerId);
+        finish(ref, Ending.failed(null, FailureClass.INFRASTRUCTURE, "the executor lost track of the container: " + message(cause)),
+                containerId);
     }
 
-    private void finish(String jobId, String taskId, String attemptId, AttemptState state, Integer exitCode,
-                        FailureClass failureClass, String reason, String containerId) throws Exception {
-        finish(jobId, taskId, attemptId, state, exitCode, failureClass, reason, containerId, Observed.NOTHING, List.of());
+    /** How an attempt ended, as its final event says. */
+    private record Ending(AttemptState state, Integer exitCode, FailureClass failureClass, String reason) {
+        static Ending failed(Integer exitCode, FailureClass failureClass, String reason) {
+            return new Ending(AttemptState.FAILED, exitCode, failureClass, reason);
+        }
     }
 
-    private void finish(String jobId, String taskId, String attemptId, AttemptState state, Integer exitCode,
-                        FailureClass failureClass, String reason, String containerId, Observed observed,
-                        List<String> outputsFound) throws Exception {
+    private void finish(AttemptRef ref, Ending ending, String containerId) throws Exception {
+        finish(ref, ending, containerId, Observed.NOTHING, List.of());
+    }
+
+    private void finish(AttemptRef ref, Ending ending, String containerId, Observed observed, List<String> outputsFound)
+            throws Exception {
+        String attemptId = ref.attemptId();
+        AttemptState state = ending.state();
+        Integer exitCode = ending.exitCode();
         String tail = observed.tail();
         if (tail == null && containerId != null) {
             try {
@@ -292,8 +294,8 @@ final class AttemptRunner {
             }
         }
         CgroupUsage.Reading used = observed.usage();
-        reporter.report(event(jobId, taskId, attemptId, state)
-                .setExitCode(exitCode).setFailureClass(failureClass).setReason(reason).setStdoutTail(tail)
+        reporter.report(event(ref, state)
+                .setExitCode(exitCode).setFailureClass(ending.failureClass()).setReason(ending.reason()).setStdoutTail(tail)
                 .setOutputs(outputsFound)
                 .setPeakMemoryBytes(used == null ? null : used.peakMemoryBytes())
                 .setCpuSeconds(used == null ? null : used.cpuSeconds()).build());
@@ -308,8 +310,8 @@ final class AttemptRunner {
         workDirs.removeAttempt(attemptId);
     }
 
-    private AttemptEvent.Builder event(String jobId, String taskId, String attemptId, AttemptState state) {
-        return NodeChannel.event(settings.nodeId(), jobId, taskId, attemptId, state);
+    private AttemptEvent.Builder event(AttemptRef ref, AttemptState state) {
+        return NodeChannel.event(settings.nodeId(), ref.jobId(), ref.taskId(), ref.attemptId(), state);
     }
 
     private static String trimTail(String text) {

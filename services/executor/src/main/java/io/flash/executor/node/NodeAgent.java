@@ -139,13 +139,14 @@ public final class NodeAgent implements AutoCloseable {
             if (c.attemptId() == null) continue;
             running.claim(c.attemptId(), new RunningAttempts.Attempt(c.jobId(), c.taskId(), Resources.zero()));
             LOG.infof("reconciling attempt %s (container %s)", c.attemptId(), c.status());
-            workers.submit(() -> guard(c.jobId(), c.taskId(), c.attemptId(), () -> {
+            AttemptRef ref = AttemptRef.of(c);
+            workers.submit(() -> guard(ref, () -> {
                 if (c.running()) {
-                    runner.awaitRunning(c.jobId(), c.taskId(), c.attemptId(), c.id(), null, Staging.Outputs.NONE);
+                    runner.awaitRunning(ref, c.id(), null, Staging.Outputs.NONE);
                 } else if (c.created()) {
-                    runner.startAndWait(c.jobId(), c.taskId(), c.attemptId(), c.id(), null, Staging.Outputs.NONE);
+                    runner.startAndWait(ref, c.id(), null, Staging.Outputs.NONE);
                 } else {
-                    runner.reportExit(c.jobId(), c.taskId(), c.attemptId(), c.id(), docker.exitOf(c.id(), false), null);
+                    runner.reportExit(ref, c.id(), docker.exitOf(c.id(), false), null);
                 }
             }));
         }
@@ -179,7 +180,7 @@ public final class NodeAgent implements AutoCloseable {
                                 run(assignment);
                             } catch (Exception e) {
                                 // the engine failed before the attempt was handed to a worker: report it, free its claim
-                                guard(assignment.getJobId(), assignment.getTaskId(), assignment.getAttemptId(), () -> {
+                                guard(AttemptRef.of(assignment), () -> {
                                     throw e;
                                 });
                             }
@@ -226,8 +227,8 @@ public final class NodeAgent implements AutoCloseable {
         }
         String id = containerId;
         TaskDefinition task = assignment.getTask();
-        workers.submit(() -> guard(assignment.getJobId(), assignment.getTaskId(), attemptId, () -> runner.startAndWait(
-                assignment.getJobId(), assignment.getTaskId(), attemptId, id, task.getTimeoutSeconds(), Staging.Outputs.of(task))));
+        AttemptRef ref = AttemptRef.of(assignment);
+        workers.submit(() -> guard(ref, () -> runner.startAndWait(ref, id, task.getTimeoutSeconds(), Staging.Outputs.of(task))));
     }
 
     private void kill(String attemptId, String reason) {
@@ -248,13 +249,14 @@ public final class NodeAgent implements AutoCloseable {
         void run() throws Exception;
     }
 
-    private void guard(String jobId, String taskId, String attemptId, Step step) {
+    private void guard(AttemptRef ref, Step step) {
+        String attemptId = ref.attemptId();
         try {
             step.run();
         } catch (Exception e) {
             LOG.errorf(e, "attempt %s broke; reporting it as an infrastructure failure", attemptId);
             try {
-                runner.reportBroken(jobId, taskId, attemptId, e);
+                runner.reportBroken(ref, e);
             } catch (Exception again) {
                 LOG.errorf(again, "attempt %s: could not report; it will be reconciled on the next start", attemptId);
             }

@@ -1,0 +1,17 @@
+package io.flash.executor.node;
+
+import io.flash.executor.docker.DockerRuntime;
+import io.flash.schema.Assignment;
+
+/** Which attempt, of which task of which job: what every report of it names. */
+record AttemptRef(String jobId, String taskId, String attemptId) {
+
+    static AttemptRef of(Assignment assignment) {
+        return new AttemptRef(assignment.getJobId(), assignment.getTaskId(), assignment.getAttemptId());
+    }
+
+    /** The attempt a container found on the engine belongs to (by its labels). */
+    static AttemptRef of(DockerRuntime.ContainerInfo container) {
+        return new AttemptRef(container.jobId(), container.taskId(), container.attemptId());
+    }
+}
