@@ -2,7 +2,6 @@ package io.flash.ecs.app;
 
 import io.flash.common.serde.RegistryValueSerdes;
 import io.flash.common.streams.ReplaceFailedThread;
-import io.flash.common.setup.PlatformSetup;
 import io.flash.common.topics.FlashTopics;
 import io.flash.ecs.queue.QueueQuotas;
 import io.flash.ecs.topology.EcsTopology;
@@ -14,12 +13,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 
-/**
- * Hands the framework topology to Quarkus. The framework creates its own four topics first (if
- * missing), so a new framework id needs no separate setup step.
- */
+/** Hands the framework topology to Quarkus (its topics: {@link FrameworkTopicsBootstrap}). */
 @ApplicationScoped
 public class EcsStreams {
 
@@ -34,19 +29,13 @@ public class EcsStreams {
 
     @Produces
     Topology topology(@ConfigProperty(name = "flash.registry.url") String registryUrl,
-                      @ConfigProperty(name = "kafka-streams.bootstrap.servers") String bootstrap,
                       @ConfigProperty(name = "flash.framework.id") String frameworkId,
-                      @ConfigProperty(name = "flash.framework.shards") int shards,
-                      @ConfigProperty(name = "flash.framework.assignment-partitions") int assignmentPartitions,
                       @ConfigProperty(name = "flash.framework.node-timeout") Duration nodeTimeout,
                       @ConfigProperty(name = "flash.framework.tick") Duration tick,
                       @ConfigProperty(name = "flash.framework.accept-limit") int acceptLimit,
                       @ConfigProperty(name = "flash.framework.quotas", defaultValue = " ") String quotas,
                       @ConfigProperty(name = "flash.framework.preemptions-per-minute", defaultValue = "10") int preemptionsPerMinute,
-                      @ConfigProperty(name = "flash.framework.fence-after-absence", defaultValue = "20s") Duration fenceAfterAbsence)
-            throws Exception {
-        PlatformSetup.createTopics(new PlatformSetup.Settings(bootstrap, registryUrl, 1, List.of(frameworkId), shards,
-                assignmentPartitions), false);
+                      @ConfigProperty(name = "flash.framework.fence-after-absence", defaultValue = "20s") Duration fenceAfterAbsence) {
         return EcsTopology.build(new FlashTopics(new RegistryValueSerdes(registryUrl)),
                 new io.flash.ecs.shard.ShardSettings(frameworkId, nodeTimeout, tick, acceptLimit,
                         QueueQuotas.parse(quotas), preemptionsPerMinute, fenceAfterAbsence), Clock.systemUTC(), meters);
