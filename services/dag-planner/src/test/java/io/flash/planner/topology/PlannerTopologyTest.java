@@ -153,4 +153,9 @@ class PlannerTopologyTest {
         assertEquals(JobState.CANCELLED, result.getState());
         assertEquals("cancelled: test", result.getReason());
     }
+
+    @Test
+    void everyTopicItReadsIsOneQuarkusWaitsFor() throws Exception {
+        io.flash.common.testing.ListedTopics.assertListed(PlannerTopology.build(harness.topics, RetryPolicy.defaults(), Duration.ofSeconds(1), clock), java.util.Map.of());
+    }
 }

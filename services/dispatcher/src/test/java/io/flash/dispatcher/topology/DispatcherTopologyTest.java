@@ -253,4 +253,10 @@ class DispatcherTopologyTest {
         hb.setLargestNodeFree(hb.getFree());
         return hb;
     }
+
+    @Test
+    void everyTopicItReadsIsOneQuarkusWaitsFor() throws Exception {
+        io.flash.common.testing.ListedTopics.assertListed(DispatcherTopology.build(harness.topics, new FrameworkSelector(15_000),
+                new DispatcherTopology.Settings(Duration.ofSeconds(1), Duration.ofSeconds(10)), clock), java.util.Map.of());
+    }
 }

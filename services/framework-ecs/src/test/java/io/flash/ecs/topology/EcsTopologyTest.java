@@ -171,4 +171,9 @@ class EcsTopologyTest {
         assertEquals(List.of("kind=real", "kind=sim", "zone=a"), last.value.getNodeLabels(), "labels of both kinds of node");
     }
 
+
+    @Test
+    void everyTopicItReadsIsOneQuarkusWaitsFor() throws Exception {
+        io.flash.common.testing.ListedTopics.assertListed(EcsTopology.build(harness.topics, new io.flash.ecs.shard.ShardSettings("ecs", Duration.ofSeconds(15), Duration.ofSeconds(1), 1000), clock), java.util.Map.of("flash.framework.id", "ecs"));
+    }
 }

@@ -1,0 +1,41 @@
+package io.flash.common.testing;
+
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.TopologyDescription;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.*;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A Streams service's {@code quarkus.kafka-streams.topics} (what Quarkus waits for before starting
+ * it, and its readiness check lists) must name every topic its topology reads: one left out starts
+ * the client before the topic exists.
+ */
+public final class ListedTopics {
+
+    private ListedTopics() {
+    }
+
+    /** Fails naming each topic the topology reads that the service's application.properties does not list. */
+    public static void assertListed(Topology topology, Map<String, String> placeholders) throws IOException {
+        Properties properties = new Properties();
+        try (InputStream in = ListedTopics.class.getClassLoader().getResourceAsStream("application.properties")) {
+            properties.load(Objects.requireNonNull(in, "application.properties is not on the test class path"));
+        }
+        String listed = properties.getProperty("quarkus.kafka-streams.topics", "");
+        for (Map.Entry<String, String> p : placeholders.entrySet()) listed = listed.replace("${" + p.getKey() + "}", p.getValue());
+        Set<String> names = new TreeSet<>(Arrays.asList(listed.split("\\s*,\\s*")));
+        Set<String> read = new TreeSet<>();
+        for (TopologyDescription.Subtopology sub : topology.describe().subtopologies()) {
+            for (TopologyDescription.Node node : sub.nodes()) {
+                if (node instanceof TopologyDescription.Source source) read.addAll(source.topicSet());
+            }
+        }
+        for (TopologyDescription.GlobalStore store : topology.describe().globalStores()) read.addAll(store.source().topicSet());
+        read.removeAll(names);
+        assertTrue(read.isEmpty(), "read by the topology but not in quarkus.kafka-streams.topics: " + read + " (listed: " + names + ")");
+    }
+}
