@@ -31,4 +31,12 @@ public final class MemoryTable<V> implements Table<V> {
     public int size() {
         return entries.size();
     }
+
+    public boolean containsKey(String key) {
+        return entries.containsKey(key);
+    }
+
+    public boolean isEmpty() {
+        return entries.isEmpty();
+    }
 }

@@ -1,5 +1,7 @@
 package io.flash.common.state;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.BiConsumer;
 
 /**
@@ -17,4 +19,11 @@ public interface Table<V> {
 
     /** Every entry, in key order. */
     void forEach(BiConsumer<String, V> action);
+
+    /** Every value, in key order. */
+    default List<V> values() {
+        List<V> values = new ArrayList<>();
+        forEach((key, value) -> values.add(value));
+        return values;
+    }
 }

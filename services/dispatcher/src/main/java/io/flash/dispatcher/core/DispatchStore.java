@@ -1,30 +1,59 @@
 package io.flash.dispatcher.core;
 
+import io.flash.common.state.Table;
 import io.flash.schema.FrameworkHeartbeat;
 import io.flash.schema.HeldTask;
 import io.flash.schema.TaskDispatch;
 
 import java.util.List;
 
-/** What the dispatcher keeps: the shards' latest heartbeats, the attempts it holds, and those sent but not yet placed. */
+/**
+ * What the dispatcher keeps: the shards' latest heartbeats (by {@code <framework>/<shard>}), the
+ * attempts it holds and those sent but not yet placed (by attempt id); the core speaks of them in
+ * the words below.
+ */
 public interface DispatchStore {
 
+    Table<FrameworkHeartbeat> frameworks();
+
+    Table<HeldTask> heldTasks();
+
+    Table<TaskDispatch> inflightTasks();
+
     /** The latest heartbeat of every framework shard. */
-    List<FrameworkHeartbeat> shards();
+    default List<FrameworkHeartbeat> shards() {
+        return frameworks().values();
+    }
 
-    HeldTask held(String attemptId);
+    default HeldTask held(String attemptId) {
+        return heldTasks().get(attemptId);
+    }
 
-    List<HeldTask> allHeld();
+    default List<HeldTask> allHeld() {
+        return heldTasks().values();
+    }
 
-    void hold(String attemptId, HeldTask task);
+    default void hold(String attemptId, HeldTask task) {
+        heldTasks().put(attemptId, task);
+    }
 
-    void release(String attemptId);
+    default void release(String attemptId) {
+        heldTasks().delete(attemptId);
+    }
 
-    TaskDispatch inflight(String attemptId);
+    default TaskDispatch inflight(String attemptId) {
+        return inflightTasks().get(attemptId);
+    }
 
-    List<TaskDispatch> allInflight();
+    default List<TaskDispatch> allInflight() {
+        return inflightTasks().values();
+    }
 
-    void sent(String attemptId, TaskDispatch dispatch);
+    default void sent(String attemptId, TaskDispatch dispatch) {
+        inflightTasks().put(attemptId, dispatch);
+    }
 
-    void landed(String attemptId);
+    default void landed(String attemptId) {
+        inflightTasks().delete(attemptId);
+    }
 }

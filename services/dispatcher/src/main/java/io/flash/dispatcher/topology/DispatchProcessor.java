@@ -1,5 +1,6 @@
 package io.flash.dispatcher.topology;
 
+import io.flash.common.streams.StoreTable;
 import io.flash.dispatcher.core.DispatchOutbox;
 import io.flash.dispatcher.core.DispatchStore;
 import io.flash.dispatcher.core.Dispatcher;
@@ -12,11 +13,8 @@ import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.KeyValueStore;
 
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -50,8 +48,8 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
     @Override
     public void init(ProcessorContext<String, SpecificRecord> context) {
         this.context = context;
-        this.dispatcher = new Dispatcher(selector, new Stores(context.getStateStore(FRAMEWORKS_STORE), context.getStateStore(HELD_STORE),
-                context.getStateStore(INFLIGHT_STORE)), this, settings.redispatchGrace().toMillis(), settings.blindAfter().toMillis());
+        this.dispatcher = new Dispatcher(selector, new Stores(StoreTable.of(context, FRAMEWORKS_STORE), StoreTable.of(context, HELD_STORE),
+                StoreTable.of(context, INFLIGHT_STORE)), this, settings.redispatchGrace().toMillis(), settings.blindAfter().toMillis());
         context.schedule(settings.retryInterval(), PunctuationType.WALL_CLOCK_TIME, ts -> dispatcher.round(clock.millis()));
     }
 
@@ -83,60 +81,7 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
     }
 
     /** The dispatcher's state in its Streams stores. */
-    private record Stores(KeyValueStore<String, FrameworkHeartbeat> frameworks, KeyValueStore<String, HeldTask> held,
-                          KeyValueStore<String, TaskDispatch> inflight) implements DispatchStore {
-
-        @Override
-        public List<FrameworkHeartbeat> shards() {
-            return all(frameworks);
-        }
-
-        @Override
-        public HeldTask held(String attemptId) {
-            return held.get(attemptId);
-        }
-
-        @Override
-        public List<HeldTask> allHeld() {
-            return all(held);
-        }
-
-        @Override
-        public void hold(String attemptId, HeldTask task) {
-            held.put(attemptId, task);
-        }
-
-        @Override
-        public void release(String attemptId) {
-            held.delete(attemptId);
-        }
-
-        @Override
-        public TaskDispatch inflight(String attemptId) {
-            return inflight.get(attemptId);
-        }
-
-        @Override
-        public List<TaskDispatch> allInflight() {
-            return all(inflight);
-        }
-
-        @Override
-        public void sent(String attemptId, TaskDispatch dispatch) {
-            inflight.put(attemptId, dispatch);
-        }
-
-        @Override
-        public void landed(String attemptId) {
-            inflight.delete(attemptId);
-        }
-
-        private static <V> List<V> all(KeyValueStore<String, V> store) {
-            List<V> values = new ArrayList<>();
-            try (KeyValueIterator<String, V> it = store.all()) {
-                it.forEachRemaining(kv -> values.add(kv.value));
-            }
-            return values;
-        }
+    private record Stores(StoreTable<FrameworkHeartbeat> frameworks, StoreTable<HeldTask> heldTasks,
+                          StoreTable<TaskDispatch> inflightTasks) implements DispatchStore {
     }
 }

@@ -1,5 +1,6 @@
 package io.flash.dispatcher.core;
 
+import io.flash.common.state.MemoryTable;
 import io.flash.dispatcher.selection.FrameworkSelector;
 import io.flash.schema.*;
 import org.junit.jupiter.api.Test;
@@ -14,9 +15,9 @@ class DispatcherTest {
 
     /** The ports as maps and lists. */
     static final class Memory implements DispatchStore, DispatchOutbox {
-        final Map<String, FrameworkHeartbeat> shards = new TreeMap<>();
-        final Map<String, HeldTask> held = new LinkedHashMap<>();
-        final Map<String, TaskDispatch> inflight = new LinkedHashMap<>();
+        final MemoryTable<FrameworkHeartbeat> shards = new MemoryTable<>();
+        final MemoryTable<HeldTask> held = new MemoryTable<>();
+        final MemoryTable<TaskDispatch> inflight = new MemoryTable<>();
         final List<TaskDispatch> dispatched = new ArrayList<>();
         final List<TaskEvent> events = new ArrayList<>();
         final Map<String, Integer> counts = new TreeMap<>();
@@ -29,15 +30,9 @@ class DispatcherTest {
             return events.stream().map(TaskEvent::getType).toList();
         }
 
-        @Override public List<FrameworkHeartbeat> shards() { return new ArrayList<>(shards.values()); }
-        @Override public HeldTask held(String attemptId) { return held.get(attemptId); }
-        @Override public List<HeldTask> allHeld() { return new ArrayList<>(held.values()); }
-        @Override public void hold(String attemptId, HeldTask task) { held.put(attemptId, task); }
-        @Override public void release(String attemptId) { held.remove(attemptId); }
-        @Override public TaskDispatch inflight(String attemptId) { return inflight.get(attemptId); }
-        @Override public List<TaskDispatch> allInflight() { return new ArrayList<>(inflight.values()); }
-        @Override public void sent(String attemptId, TaskDispatch dispatch) { inflight.put(attemptId, dispatch); }
-        @Override public void landed(String attemptId) { inflight.remove(attemptId); }
+        @Override public MemoryTable<FrameworkHeartbeat> frameworks() { return shards; }
+        @Override public MemoryTable<HeldTask> heldTasks() { return held; }
+        @Override public MemoryTable<TaskDispatch> inflightTasks() { return inflight; }
         @Override public void dispatch(TaskDispatch dispatch) { dispatched.add(dispatch); }
         @Override public void event(TaskEvent event) { events.add(event); }
         @Override public void counted(String outcome) { counts.merge(outcome, 1, Integer::sum); }
