@@ -1,5 +1,6 @@
 package io.flash.planner.topology;
 
+import io.flash.common.streams.GlobalTables;
 import io.flash.common.topics.FlashTopics;
 import io.flash.common.topics.Topic;
 import io.flash.planner.dag.RetryPolicy;
@@ -100,20 +101,7 @@ public final class PlannerTopology {
         topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(ESTIMATES_STORE), Serdes.String(),
                         topics.storeSerde(ResourceEstimate.class)).withLoggingDisabled(),
                 "estimates-global", topics.tasksEstimates.keySerde().deserializer(), topics.tasksEstimates.valueSerde().deserializer(),
-                topics.tasksEstimates.name(), "estimates-updater", () -> new Processor<String, ResourceEstimate, Void, Void>() {
-                    private KeyValueStore<String, ResourceEstimate> store;
-
-                    @Override
-                    public void init(ProcessorContext<Void, Void> context) {
-                        store = context.getStateStore(ESTIMATES_STORE);
-                    }
-
-                    @Override
-                    public void process(Record<String, ResourceEstimate> record) {
-                        if (record.value() == null) store.delete(record.key());
-                        else store.put(record.key(), record.value());
-                    }
-                });
+                topics.tasksEstimates.name(), "estimates-updater", GlobalTables.putOrDelete(ESTIMATES_STORE));
     }
 
     private static void source(Topology topology, String name, Topic<String, ?> topic) {

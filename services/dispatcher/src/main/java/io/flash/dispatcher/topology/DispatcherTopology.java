@@ -1,14 +1,11 @@
 package io.flash.dispatcher.topology;
 
+import io.flash.common.streams.GlobalTables;
 import io.flash.common.topics.FlashTopics;
 import io.flash.dispatcher.selection.FrameworkSelector;
 import io.flash.schema.*;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 
 import java.time.Clock;
@@ -66,20 +63,7 @@ public final class DispatcherTopology {
                         topics.storeSerde(FrameworkHeartbeat.class)).withLoggingDisabled(),
                 HEARTBEATS, topics.frameworkHeartbeats.keySerde().deserializer(),
                 topics.frameworkHeartbeats.valueSerde().deserializer(), topics.frameworkHeartbeats.name(),
-                HEARTBEAT_UPDATER, () -> new Processor<String, FrameworkHeartbeat, Void, Void>() {
-                    private KeyValueStore<String, FrameworkHeartbeat> store;
-
-                    @Override
-                    public void init(ProcessorContext<Void, Void> context) {
-                        store = context.getStateStore(FRAMEWORKS_STORE);
-                    }
-
-                    @Override
-                    public void process(Record<String, FrameworkHeartbeat> record) {
-                        if (record.value() == null) store.delete(record.key());
-                        else store.put(record.key(), record.value());
-                    }
-                });
+                HEARTBEAT_UPDATER, GlobalTables.putOrDelete(FRAMEWORKS_STORE));
         // Both keyed by job id with the same partition count: an attempt's dispatch and its later
         // events meet in the same task, which is what lets this processor know what has started.
         topology.addSource(READY, topics.tasksReady.keySerde().deserializer(), topics.tasksReady.valueSerde().deserializer(),
