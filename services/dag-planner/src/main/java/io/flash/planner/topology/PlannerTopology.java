@@ -1,19 +1,15 @@
 package io.flash.planner.topology;
 
-import io.flash.common.streams.GlobalTables;
+import io.flash.common.streams.Wiring;
 import io.flash.common.topics.FlashTopics;
-import io.flash.common.topics.Topic;
 import io.flash.planner.dag.RetryPolicy;
 import io.flash.schema.*;
-import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.common.serialization.Serdes;
 import io.flash.planner.dag.ResourceEstimator;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.Stores;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -50,20 +46,20 @@ public final class PlannerTopology {
     public static Topology build(FlashTopics topics, RetryPolicy retryPolicy, Duration tick, Clock clock) {
         Topology topology = new Topology();
         String[] sources = {"accepted", "task-events", "commands"};
-        source(topology, sources[0], topics.jobsAccepted);
-        source(topology, sources[1], topics.tasksEvents);
-        source(topology, sources[2], topics.jobsCommands);
+        Wiring.source(topology, sources[0], topics.jobsAccepted);
+        Wiring.source(topology, sources[1], topics.tasksEvents);
+        Wiring.source(topology, sources[2], topics.jobsCommands);
         topology.addProcessor(PLANNER, () -> new PlannerProcessor(retryPolicy, tick, clock), sources);
-        store(topology, JOBS_STORE, topics, JobProgress.class);
-        store(topology, SPECS_STORE, topics, TaskDefinition.class);
-        store(topology, TASKS_STORE, topics, LogicalTask.class);
-        store(topology, UNITS_STORE, topics, TaskSummary.class);
-        store(topology, DELAYED_STORE, topics, DelayedAttempt.class);
-        sink(topology, READY_SINK, topics.tasksReady);
-        sink(topology, STATUS_SINK, topics.jobsStatus);
-        sink(topology, UNIT_STATUS_SINK, topics.tasksStatus);
-        sink(topology, RESULT_SINK, topics.jobsResults);
-        sink(topology, OBSERVATION_SINK, topics.tasksObservations);
+        Wiring.store(topology, JOBS_STORE, topics.storeSerde(JobProgress.class), PLANNER);
+        Wiring.store(topology, SPECS_STORE, topics.storeSerde(TaskDefinition.class), PLANNER);
+        Wiring.store(topology, TASKS_STORE, topics.storeSerde(LogicalTask.class), PLANNER);
+        Wiring.store(topology, UNITS_STORE, topics.storeSerde(TaskSummary.class), PLANNER);
+        Wiring.store(topology, DELAYED_STORE, topics.storeSerde(DelayedAttempt.class), PLANNER);
+        Wiring.sink(topology, READY_SINK, topics.tasksReady, PLANNER);
+        Wiring.sink(topology, STATUS_SINK, topics.jobsStatus, PLANNER);
+        Wiring.sink(topology, UNIT_STATUS_SINK, topics.tasksStatus, PLANNER);
+        Wiring.sink(topology, RESULT_SINK, topics.jobsResults, PLANNER);
+        Wiring.sink(topology, OBSERVATION_SINK, topics.tasksObservations, PLANNER);
         addEstimator(topology, topics);
         return topology;
     }
@@ -74,8 +70,7 @@ public final class PlannerTopology {
      */
     private static void addEstimator(Topology topology, FlashTopics topics) {
         ResourceEstimator estimator = ResourceEstimator.defaults();
-        topology.addSource("observations", topics.tasksObservations.keySerde().deserializer(),
-                topics.tasksObservations.valueSerde().deserializer(), topics.tasksObservations.name());
+        Wiring.source(topology, "observations", topics.tasksObservations);
         topology.addProcessor("estimator", () -> new Processor<String, ResourceObservation, String, ResourceEstimate>() {
             private ProcessorContext<String, ResourceEstimate> context;
             private KeyValueStore<String, ResourceEstimate> estimates;
@@ -94,26 +89,9 @@ public final class PlannerTopology {
                 context.forward(record.withValue(next));
             }
         }, "observations");
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ESTIMATOR_STORE), Serdes.String(),
-                topics.storeSerde(ResourceEstimate.class)).withCachingEnabled(), "estimator");
-        topology.addSink("estimates", topics.tasksEstimates.name(), topics.tasksEstimates.keySerde().serializer(),
-                topics.tasksEstimates.valueSerde().serializer(), "estimator");
-        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(ESTIMATES_STORE), Serdes.String(),
-                        topics.storeSerde(ResourceEstimate.class)).withLoggingDisabled(),
-                "estimates-global", topics.tasksEstimates.keySerde().deserializer(), topics.tasksEstimates.valueSerde().deserializer(),
-                topics.tasksEstimates.name(), "estimates-updater", GlobalTables.putOrDelete(ESTIMATES_STORE));
-    }
-
-    private static void source(Topology topology, String name, Topic<String, ?> topic) {
-        topology.addSource(name, topic.keySerde().deserializer(), topic.valueSerde().deserializer(), topic.name());
-    }
-
-    private static <V extends SpecificRecord> void store(Topology topology, String name, FlashTopics topics, Class<V> type) {
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(),
-                topics.storeSerde(type)).withCachingEnabled(), PLANNER);
-    }
-
-    private static <V> void sink(Topology topology, String name, Topic<String, V> topic) {
-        topology.addSink(name, topic.name(), topic.keySerde().serializer(), topic.valueSerde().serializer(), PLANNER);
+        Wiring.store(topology, ESTIMATOR_STORE, topics.storeSerde(ResourceEstimate.class), "estimator");
+        Wiring.sink(topology, "estimates", topics.tasksEstimates, "estimator");
+        Wiring.globalTable(topology, ESTIMATES_STORE, topics.tasksEstimates, topics.storeSerde(ResourceEstimate.class),
+                "estimates-global", "estimates-updater");
     }
 }

@@ -1,12 +1,10 @@
 package io.flash.dispatcher.topology;
 
-import io.flash.common.streams.GlobalTables;
+import io.flash.common.streams.Wiring;
 import io.flash.common.topics.FlashTopics;
 import io.flash.dispatcher.selection.FrameworkSelector;
 import io.flash.schema.*;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.state.Stores;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -58,31 +56,22 @@ public final class DispatcherTopology {
     public static Topology build(FlashTopics topics, FrameworkSelector selector, Settings settings, Clock clock,
                                  io.micrometer.core.instrument.MeterRegistry meters) {
         Topology topology = new Topology();
-        topology.addGlobalStore(
-                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FRAMEWORKS_STORE), Serdes.String(),
-                        topics.storeSerde(FrameworkHeartbeat.class)).withLoggingDisabled(),
-                HEARTBEATS, topics.frameworkHeartbeats.keySerde().deserializer(),
-                topics.frameworkHeartbeats.valueSerde().deserializer(), topics.frameworkHeartbeats.name(),
-                HEARTBEAT_UPDATER, GlobalTables.putOrDelete(FRAMEWORKS_STORE));
+        Wiring.globalTable(topology, FRAMEWORKS_STORE, topics.frameworkHeartbeats, topics.storeSerde(FrameworkHeartbeat.class),
+                HEARTBEATS, HEARTBEAT_UPDATER);
         // Both keyed by job id with the same partition count: an attempt's dispatch and its later
         // events meet in the same task, which is what lets this processor know what has started.
-        topology.addSource(READY, topics.tasksReady.keySerde().deserializer(), topics.tasksReady.valueSerde().deserializer(),
-                topics.tasksReady.name());
-        topology.addSource(EVENTS, topics.tasksEvents.keySerde().deserializer(), topics.tasksEvents.valueSerde().deserializer(),
-                topics.tasksEvents.name());
+        Wiring.source(topology, READY, topics.tasksReady);
+        Wiring.source(topology, EVENTS, topics.tasksEvents);
         topology.addProcessor(DISPATCHER, () -> new DispatchProcessor(selector, settings, clock, meters), READY, EVENTS);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(HELD_STORE), Serdes.String(),
-                topics.storeSerde(HeldTask.class)).withCachingEnabled(), DISPATCHER);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INFLIGHT_STORE), Serdes.String(),
-                topics.storeSerde(TaskDispatch.class)).withCachingEnabled(), DISPATCHER);
+        Wiring.store(topology, HELD_STORE, topics.storeSerde(HeldTask.class), DISPATCHER);
+        Wiring.store(topology, INFLIGHT_STORE, topics.storeSerde(TaskDispatch.class), DISPATCHER);
         topology.addSink(FRAMEWORK_SINK,
                 (String key, TaskDispatch value, org.apache.kafka.streams.processor.RecordContext ctx) ->
                         topics.frameworkTasks.nameOf().apply(value.getFrameworkId()),
                 topics.frameworkTasks.keySerde().serializer(), topics.frameworkTasks.valueSerde().serializer(),
                 (String topic, String key, TaskDispatch value, int partitions) -> Optional.of(Set.of(value.getShard() % partitions)),
                 DISPATCHER);
-        topology.addSink(EVENTS_SINK, topics.tasksEvents.name(), topics.tasksEvents.keySerde().serializer(),
-                topics.tasksEvents.valueSerde().serializer(), DISPATCHER);
+        Wiring.sink(topology, EVENTS_SINK, topics.tasksEvents, DISPATCHER);
         return topology;
     }
 }

@@ -1,5 +1,6 @@
 package io.flash.ecs.topology;
 
+import io.flash.common.streams.Wiring;
 import io.flash.common.topics.FlashTopics;
 import io.flash.ecs.placement.BinPacker;
 import io.flash.common.framework.CatchUp;
@@ -8,7 +9,6 @@ import io.flash.ecs.shard.ShardSettings;
 import io.flash.schema.*;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.state.Stores;
 
 import java.time.Clock;
 
@@ -49,31 +49,21 @@ public final class EcsTopology {
         String fw = settings.frameworkId();
         ShardMetrics metrics = new ShardMetrics(meters, fw);
         Topology topology = new Topology();
-        topology.addSource(TASKS, Serdes.String().deserializer(), topics.frameworkTasks(fw).valueSerde().deserializer(),
-                topics.frameworkTasks(fw).name());
-        topology.addSource(NODES, Serdes.String().deserializer(), topics.frameworkNodes(fw).valueSerde().deserializer(),
-                topics.frameworkNodes(fw).name());
-        topology.addSource(NODE_EVENTS, Serdes.String().deserializer(), topics.frameworkNodeEvents(fw).valueSerde().deserializer(),
-                topics.frameworkNodeEvents(fw).name());
+        Wiring.source(topology, TASKS, topics.frameworkTasks(fw));
+        Wiring.source(topology, NODES, topics.frameworkNodes(fw));
+        Wiring.source(topology, NODE_EVENTS, topics.frameworkNodeEvents(fw));
         topology.addProcessor(SCHEDULER, () -> new SchedulerProcessor(settings, new BinPacker(), clock, metrics), TASKS, NODES, NODE_EVENTS);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(NODES_STORE), Serdes.String(),
-                topics.storeSerde(NodeRecord.class)).withCachingEnabled(), SCHEDULER);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(QUEUE_STORE), Serdes.String(),
-                topics.storeSerde(TaskDispatch.class)).withCachingEnabled(), SCHEDULER);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PLACEMENTS_STORE), Serdes.String(),
-                topics.storeSerde(Placement.class)).withCachingEnabled(), SCHEDULER);
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SHARD_STORE), Serdes.String(),
-                Serdes.Long()).withCachingEnabled(), SCHEDULER);
-        topology.addSink(ASSIGNMENTS_SINK, topics.frameworkAssignments(fw).name(), Serdes.String().serializer(),
-                topics.frameworkAssignments(fw).valueSerde().serializer(), SCHEDULER);
-        topology.addSink(EVENTS_SINK, topics.tasksEvents.name(), topics.tasksEvents.keySerde().serializer(),
-                topics.tasksEvents.valueSerde().serializer(), SCHEDULER);
-        topology.addSink(OWN_TASKS_SINK, topics.frameworkTasks(fw).name(), Serdes.String().serializer(),
+        Wiring.store(topology, NODES_STORE, topics.storeSerde(NodeRecord.class), SCHEDULER);
+        Wiring.store(topology, QUEUE_STORE, topics.storeSerde(TaskDispatch.class), SCHEDULER);
+        Wiring.store(topology, PLACEMENTS_STORE, topics.storeSerde(Placement.class), SCHEDULER);
+        Wiring.store(topology, SHARD_STORE, Serdes.Long(), SCHEDULER);
+        Wiring.sink(topology, ASSIGNMENTS_SINK, topics.frameworkAssignments(fw), SCHEDULER);
+        Wiring.sink(topology, EVENTS_SINK, topics.tasksEvents, SCHEDULER);
+        topology.addSink(OWN_TASKS_SINK, topics.frameworkTasks(fw).name(), topics.frameworkTasks(fw).keySerde().serializer(),
                 topics.frameworkTasks(fw).valueSerde().serializer(),
                 (String topic, String key, TaskDispatch value, int partitions) -> java.util.Optional.of(java.util.Set.of(CatchUp.shardOf(key) % partitions)),
                 SCHEDULER);
-        topology.addSink(HEARTBEAT_SINK, topics.frameworkHeartbeats.name(), topics.frameworkHeartbeats.keySerde().serializer(),
-                topics.frameworkHeartbeats.valueSerde().serializer(), SCHEDULER);
+        Wiring.sink(topology, HEARTBEAT_SINK, topics.frameworkHeartbeats, SCHEDULER);
         return topology;
     }
 

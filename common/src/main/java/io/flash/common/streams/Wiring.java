@@ -1,0 +1,40 @@
+package io.flash.common.streams;
+
+import io.flash.common.topics.Topic;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * How a Flash topology is put together from the topic catalogue: sources and sinks take their
+ * names and serdes from a {@link Topic}; a processor's stores are persistent, keyed by string,
+ * cached (one changelog record per key per commit); a global table mirrors a compacted topic.
+ */
+public final class Wiring {
+
+    private Wiring() {
+    }
+
+    public static void source(Topology topology, String name, Topic<String, ?> topic) {
+        topology.addSource(name, topic.keySerde().deserializer(), topic.valueSerde().deserializer(), topic.name());
+    }
+
+    public static <V> void sink(Topology topology, String name, Topic<String, V> topic, String... parents) {
+        topology.addSink(name, topic.name(), topic.keySerde().serializer(), topic.valueSerde().serializer(), parents);
+    }
+
+    /** A changelogged store of {@code processors}, restored on takeover. */
+    public static <V> void store(Topology topology, String name, Serde<V> values, String... processors) {
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), values)
+                .withCachingEnabled(), processors);
+    }
+
+    /** Every instance's in-memory copy of a compacted topic (a tombstone deletes), readable by every task. */
+    public static <V> void globalTable(Topology topology, String storeName, Topic<String, V> topic, Serde<V> stored,
+                                       String sourceName, String updaterName) {
+        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(storeName), Serdes.String(), stored)
+                        .withLoggingDisabled(), sourceName, topic.keySerde().deserializer(), topic.valueSerde().deserializer(),
+                topic.name(), updaterName, GlobalTables.putOrDelete(storeName));
+    }
+}
