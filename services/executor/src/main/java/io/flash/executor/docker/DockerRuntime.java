@@ -1,5 +1,7 @@
 package io.flash.executor.docker;
 
+import io.flash.executor.node.ContainerRuntime;
+
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.command.InspectContainerResponse;
@@ -16,7 +18,7 @@ import java.util.*;
 import java.util.concurrent.TimeUnit;
 
 /** The executor's only door to the Docker engine (docker-java). */
-public final class DockerRuntime implements AutoCloseable {
+public final class DockerRuntime implements ContainerRuntime, AutoCloseable {
 
     public static final String LABEL_NODE = "io.flash.node";
     public static final String LABEL_JOB = "io.flash.job";
@@ -30,28 +32,6 @@ public final class DockerRuntime implements AutoCloseable {
     /** nobody:nogroup — containers never run as root. */
     public static final String USER = "65534:65534";
 
-    /** What the engine says about one of our containers. */
-    public record ContainerInfo(String id, String attemptId, String jobId, String taskId, String status) {
-        public boolean running() {
-            return "running".equals(status);
-        }
-
-        public boolean created() {
-            return "created".equals(status);
-        }
-    }
-
-    /**
-     * How a container ended. {@code unstoppable} holds what went wrong when the engine did not stop
-     * it within the kill grace after a timeout or a kill (the container may still exist); null
-     * when it exited.
-     */
-    public record Exit(int exitCode, boolean oomKilled, boolean timedOut, String unstoppable) {
-        public Exit(int exitCode, boolean oomKilled, boolean timedOut) {
-            this(exitCode, oomKilled, timedOut, null);
-        }
-    }
-
     /** Processes and threads of one task: 128 per requested core, at least 256 (see docs/architecture.md). */
     public static long pidsLimit(double cpu, int pidsPerCpu) {
         return Math.max(256L, (long) Math.ceil(cpu * pidsPerCpu));
@@ -61,6 +41,7 @@ public final class DockerRuntime implements AutoCloseable {
     private volatile String platform = "";
 
     /** Labels every container this runtime makes, and limits what it finds, to one platform. */
+    @Override
     public void forPlatform(String platformId) {
         this.platform = platformId;
     }
@@ -93,6 +74,7 @@ public final class DockerRuntime implements AutoCloseable {
         this.docker = DockerClientImpl.getInstance(config, http);
     }
 
+    @Override
     public void ping() {
         docker.pingCmd().exec();
     }
@@ -111,6 +93,7 @@ public final class DockerRuntime implements AutoCloseable {
     }
 
     /** Pulls the image when it is not present; a failure says what the registry said. */
+    @Override
     public void ensureImage(String image, Duration timeout) throws InterruptedException {
         if (imagePresent(image)) {
             return;
@@ -129,6 +112,7 @@ public final class DockerRuntime implements AutoCloseable {
         }
     }
 
+    @Override
     public List<String> localImageTags() {
         List<String> tags = new ArrayList<>();
         for (Image image : docker.listImagesCmd().exec()) {
@@ -141,6 +125,7 @@ public final class DockerRuntime implements AutoCloseable {
         return tags;
     }
 
+    @Override
     public Optional<ContainerInfo> find(String attemptId) {
         try {
             InspectContainerResponse c = docker.inspectContainerCmd(containerName(attemptId)).exec();
@@ -153,6 +138,7 @@ public final class DockerRuntime implements AutoCloseable {
     }
 
     /** Every container this node started, in any state. */
+    @Override
     public List<ContainerInfo> containersOf(String nodeId) {
         List<ContainerInfo> found = new ArrayList<>();
         for (Container c : docker.listContainersCmd().withShowAll(true)
@@ -168,6 +154,7 @@ public final class DockerRuntime implements AutoCloseable {
      * network unless asked, and no capabilities.
      */
     /** @param command what the container runs: the task's command, or Flash's loop around it (streaming mode) */
+    @Override
     public String create(String nodeId, String jobId, String taskId, String attemptId, TaskDefinition task, List<String> command,
                          java.nio.file.Path workspace, java.nio.file.Path work, int pidsPerCpu) {
         long memory = task.getResources().getMemoryBytes();
@@ -208,6 +195,7 @@ public final class DockerRuntime implements AutoCloseable {
         return cmd.exec().getId();
     }
 
+    @Override
     public void start(String containerId) {
         docker.startContainerCmd(containerId).exec();
     }
@@ -218,6 +206,7 @@ public final class DockerRuntime implements AutoCloseable {
      * {@code killRequested} turned true (a cancel, a fence), the exit says so in {@code unstoppable}
      * and the caller ends the attempt anyway.
      */
+    @Override
     public Exit await(String containerId, Long timeoutSeconds, java.util.function.BooleanSupplier killRequested, Duration killGrace)
             throws java.io.IOException {
         long start = System.nanoTime();
@@ -268,6 +257,7 @@ public final class DockerRuntime implements AutoCloseable {
         }
     }
 
+    @Override
     public Exit exitOf(String containerId, boolean timedOut) {
         InspectContainerResponse.ContainerState state = docker.inspectContainerCmd(containerId).exec().getState();
         // The engine can answer the wait before it records an OOM kill: a SIGKILLed exit is asked again.
@@ -286,17 +276,30 @@ public final class DockerRuntime implements AutoCloseable {
     }
 
     /** Follows the container's stdout and stderr from its start until it exits; wait on the returned callback. */
-    public ResultCallback.Adapter<Frame> followLogs(String containerId, java.util.function.Consumer<byte[]> output) {
-        return docker.logContainerCmd(containerId).withStdOut(true).withStdErr(true).withFollowStream(true)
-                .exec(new ResultCallback.Adapter<Frame>() {
+    @Override
+    public LogFollow followLogs(String containerId, java.util.function.Consumer<byte[]> output) {
+        ResultCallback.Adapter<Frame> follow = docker.logContainerCmd(containerId).withStdOut(true).withStdErr(true)
+                .withFollowStream(true).exec(new ResultCallback.Adapter<Frame>() {
                     @Override
                     public void onNext(Frame frame) {
                         output.accept(frame.getPayload());
                     }
                 });
+        return new LogFollow() {
+            @Override
+            public boolean awaitCompletion(long time, java.util.concurrent.TimeUnit unit) throws InterruptedException {
+                return follow.awaitCompletion(time, unit);
+            }
+
+            @Override
+            public void close() throws java.io.IOException {
+                follow.close();
+            }
+        };
     }
 
     /** The whole of one of the container's streams, written to {@code file} (a TES executor's stdout or stderr). */
+    @Override
     public void writeStream(String containerId, boolean stdout, java.nio.file.Path file) throws java.io.IOException, InterruptedException {
         java.nio.file.Files.createDirectories(file.getParent());
         try (java.io.OutputStream out = java.nio.file.Files.newOutputStream(file)) {
@@ -319,6 +322,7 @@ public final class DockerRuntime implements AutoCloseable {
     }
 
     /** The last {@code lines} lines of stdout and stderr, interleaved as written. */
+    @Override
     public String tail(String containerId, int lines) throws InterruptedException {
         StringBuilder out = new StringBuilder();
         docker.logContainerCmd(containerId).withStdOut(true).withStdErr(true).withTail(lines)
@@ -332,6 +336,7 @@ public final class DockerRuntime implements AutoCloseable {
     }
 
     /** Asks the engine to SIGKILL the container; never throws: returns the engine's refusal in words, or null. */
+    @Override
     public String kill(String containerId) {
         noteOwnKill(containerId);
         try {
@@ -344,6 +349,7 @@ public final class DockerRuntime implements AutoCloseable {
         }
     }
 
+    @Override
     public void remove(String containerId) {
         noteOwnKill(containerId); // a forced removal of a running container kills it
         try {
@@ -359,6 +365,7 @@ public final class DockerRuntime implements AutoCloseable {
      * shutting containers down. A program that kills itself makes no kill event, only its exit.
      * The subscription is renewed when the engine's stream ends (engine restart).
      */
+    @Override
     public AutoCloseable watchOutsideKills(String nodeId, java.util.function.BiConsumer<String, String> killed) {
         java.util.concurrent.atomic.AtomicBoolean open = new java.util.concurrent.atomic.AtomicBoolean(true);
         Thread watcher = new Thread(() -> {

@@ -1,6 +1,5 @@
 package io.flash.executor.node;
 
-import io.flash.executor.docker.DockerRuntime;
 import io.flash.schema.Assignment;
 
 /** Which attempt, of which task of which job: what every report of it names. */
@@ -11,7 +10,7 @@ record AttemptRef(String jobId, String taskId, String attemptId) {
     }
 
     /** The attempt a container found on the engine belongs to (by its labels). */
-    static AttemptRef of(DockerRuntime.ContainerInfo container) {
+    static AttemptRef of(ContainerRuntime.ContainerInfo container) {
         return new AttemptRef(container.jobId(), container.taskId(), container.attemptId());
     }
 }

@@ -29,7 +29,7 @@ final class AttemptRunner {
     private static final int MAX_TAIL_CHARS = 4096;
     private static final String STREAM_SCRIPT = ".flash/stream.sh";
 
-    private final DockerRuntime docker;
+    private final ContainerRuntime docker;
     private final NodeSettings settings;
     private final AttemptReporter reporter;
     /** attempt id → why it was killed; an exit after a kill is reported CANCELLED, not as the program's failure. */
@@ -51,7 +51,7 @@ final class AttemptRunner {
         return t;
     });
 
-    AttemptRunner(DockerRuntime docker, NodeSettings settings, AttemptReporter reporter, java.util.Map<String, String> killReasons,
+    AttemptRunner(ContainerRuntime docker, NodeSettings settings, AttemptReporter reporter, java.util.Map<String, String> killReasons,
                   UsageSampler usage, Staging staging, StuckContainers stuck, OutsideKills outsideKills,
                   io.micrometer.core.instrument.MeterRegistry meters) {
         this.stuck = stuck;
@@ -164,7 +164,7 @@ final class AttemptRunner {
         }
         UsageSampler.Watch watch = usage.watch(settings.nodeId(), jobId, taskId, attemptId, containerId);
         Path logFile = workDirs.logFile(jobId, attemptId);
-        DockerRuntime.Exit exit;
+        ContainerRuntime.Exit exit;
         CgroupUsage.Reading used;
         String tail;
         try (LogStreamer logs = new LogStreamer(settings.nodeId(), jobId, taskId, attemptId, logFile,
@@ -213,11 +213,11 @@ final class AttemptRunner {
     }
 
     /** A container that already stopped: report how it ended. */
-    void reportExit(AttemptRef ref, String containerId, DockerRuntime.Exit exit, Long timeoutSeconds) throws Exception {
+    void reportExit(AttemptRef ref, String containerId, ContainerRuntime.Exit exit, Long timeoutSeconds) throws Exception {
         reportExit(ref, containerId, exit, timeoutSeconds, Staging.Outputs.NONE, Observed.NOTHING);
     }
 
-    private void reportExit(AttemptRef ref, String containerId, DockerRuntime.Exit exit, Long timeoutSeconds,
+    private void reportExit(AttemptRef ref, String containerId, ContainerRuntime.Exit exit, Long timeoutSeconds,
                             Staging.Outputs outputs, Observed observed) throws Exception {
         String attemptId = ref.attemptId();
         String killReason = killReasons.remove(attemptId);
@@ -260,7 +260,7 @@ final class AttemptRunner {
         String attemptId = ref.attemptId();
         String containerId = null;
         try {
-            containerId = docker.find(attemptId).map(DockerRuntime.ContainerInfo::id).orElse(null);
+            containerId = docker.find(attemptId).map(ContainerRuntime.ContainerInfo::id).orElse(null);
             if (containerId != null) docker.kill(containerId);
         } catch (RuntimeException engineDown) {
             LOG.warnf("attempt %s: the engine does not answer (%s); reporting it anyway", attemptId, message(engineDown));

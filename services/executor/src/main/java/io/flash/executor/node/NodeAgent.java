@@ -31,7 +31,7 @@ public final class NodeAgent implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(NodeAgent.class);
 
     private final NodeSettings settings;
-    private final DockerRuntime docker;
+    private final ContainerRuntime docker;
     private final KafkaConsumer<String, byte[]> consumer;
     private final NodeChannel channel;
     private final ScheduledExecutorService samplers = Executors.newScheduledThreadPool(2, r -> {
@@ -74,7 +74,7 @@ public final class NodeAgent implements AutoCloseable {
 
     private final String bootstrapServers;
 
-    public NodeAgent(NodeSettings settings, DockerRuntime docker, FlashTopics topics, String bootstrapServers) {
+    public NodeAgent(NodeSettings settings, ContainerRuntime docker, FlashTopics topics, String bootstrapServers) {
         this.bootstrapServers = bootstrapServers;
         this.settings = settings;
         this.docker = docker;
@@ -135,7 +135,7 @@ public final class NodeAgent implements AutoCloseable {
 
     /** After a restart: every container of this node and platform is re-attached, started, or reported. */
     private void reconcile() {
-        for (DockerRuntime.ContainerInfo c : docker.containersOf(settings.nodeId())) {
+        for (ContainerRuntime.ContainerInfo c : docker.containersOf(settings.nodeId())) {
             if (c.attemptId() == null) continue;
             running.claim(c.attemptId(), new RunningAttempts.Attempt(c.jobId(), c.taskId(), Resources.zero()));
             LOG.infof("reconciling attempt %s (container %s)", c.attemptId(), c.status());
@@ -212,12 +212,12 @@ public final class NodeAgent implements AutoCloseable {
     /** An attempt this node has just claimed (a redelivered one is skipped before). */
     private void run(Assignment assignment) throws Exception {
         String attemptId = assignment.getAttemptId();
-        Optional<DockerRuntime.ContainerInfo> existing = docker.find(attemptId);
+        Optional<ContainerRuntime.ContainerInfo> existing = docker.find(attemptId);
         if (existing.isPresent() && !existing.get().created()) {
             running.release(attemptId); // already ran (or runs) under an earlier process: reconcile handled it
             return;
         }
-        String containerId = existing.map(DockerRuntime.ContainerInfo::id).orElse(null);
+        String containerId = existing.map(ContainerRuntime.ContainerInfo::id).orElse(null);
         if (containerId == null) {
             containerId = runner.prepare(assignment);
         }
