@@ -6,8 +6,8 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 
 /**
- * The typed registry of Flash topics: name, key serde and value serde. Every service builds one from
- * its {@link ValueSerdes} (schema registry in production, a registry-free serde in topology tests).
+ * The typed topics of {@link TopicCatalog}: name, key serde and value serde. Every service builds one
+ * from its {@link ValueSerdes} (schema registry in production, a registry-free serde in topology tests).
  */
 public final class FlashTopics {
 
@@ -32,21 +32,22 @@ public final class FlashTopics {
 
     public FlashTopics(ValueSerdes serdes) {
         this.serdes = serdes;
-        jobsSubmitted = topic(TopicNames.JOBS_SUBMITTED, JobSubmission.class);
-        jobsRejected = topic(TopicNames.JOBS_REJECTED, JobRejected.class);
-        jobsAccepted = topic(TopicNames.JOBS_ACCEPTED, JobAccepted.class);
-        tasksReady = topic(TopicNames.TASKS_READY, TaskReady.class);
-        tasksEvents = topic(TopicNames.TASKS_EVENTS, TaskEvent.class);
-        tasksUsage = topic(TopicNames.TASKS_USAGE, UsageSample.class);
-        tasksLogs = topic(TopicNames.TASKS_LOGS, LogChunk.class);
-        tasksObservations = topic(TopicNames.TASKS_OBSERVATIONS, ResourceObservation.class);
-        tasksEstimates = topic(TopicNames.TASKS_ESTIMATES, ResourceEstimate.class);
-        jobsStatus = topic(TopicNames.JOBS_STATUS, JobStatus.class);
-        tasksStatus = topic(TopicNames.TASKS_STATUS, TaskSummary.class);
-        jobsCommands = topic(TopicNames.JOBS_COMMANDS, JobCommand.class);
-        jobsResults = topic(TopicNames.JOBS_RESULTS, JobResult.class);
-        frameworkHeartbeats = topic(TopicNames.FRAMEWORK_HEARTBEATS, FrameworkHeartbeat.class);
-        frameworkTasks = new TopicFamily<>(TopicNames::frameworkTasks, Serdes.String(), serdes.forValue(TaskDispatch.class));
+        jobsSubmitted = topic(TopicCatalog.JOBS_SUBMITTED);
+        jobsRejected = topic(TopicCatalog.JOBS_REJECTED);
+        jobsAccepted = topic(TopicCatalog.JOBS_ACCEPTED);
+        tasksReady = topic(TopicCatalog.TASKS_READY);
+        tasksEvents = topic(TopicCatalog.TASKS_EVENTS);
+        tasksUsage = topic(TopicCatalog.TASKS_USAGE);
+        tasksLogs = topic(TopicCatalog.TASKS_LOGS);
+        tasksObservations = topic(TopicCatalog.TASKS_OBSERVATIONS);
+        tasksEstimates = topic(TopicCatalog.TASKS_ESTIMATES);
+        jobsStatus = topic(TopicCatalog.JOBS_STATUS);
+        tasksStatus = topic(TopicCatalog.TASKS_STATUS);
+        jobsCommands = topic(TopicCatalog.JOBS_COMMANDS);
+        jobsResults = topic(TopicCatalog.JOBS_RESULTS);
+        frameworkHeartbeats = topic(TopicCatalog.FRAMEWORK_HEARTBEATS);
+        frameworkTasks = new TopicFamily<>(TopicCatalog.FRAMEWORK_TASKS::nameFor, Serdes.String(),
+                serdes.forValue(TopicCatalog.FRAMEWORK_TASKS.valueType()));
     }
 
     public Topic<String, TaskDispatch> frameworkTasks(String frameworkId) {
@@ -54,15 +55,15 @@ public final class FlashTopics {
     }
 
     public Topic<String, NodeHeartbeat> frameworkNodes(String frameworkId) {
-        return topic(TopicNames.frameworkNodes(frameworkId), NodeHeartbeat.class);
+        return topic(TopicCatalog.FRAMEWORK_NODES, frameworkId);
     }
 
     public Topic<String, Assignment> frameworkAssignments(String frameworkId) {
-        return topic(TopicNames.frameworkAssignments(frameworkId), Assignment.class);
+        return topic(TopicCatalog.FRAMEWORK_ASSIGNMENTS, frameworkId);
     }
 
     public Topic<String, AttemptEvent> frameworkNodeEvents(String frameworkId) {
-        return topic(TopicNames.frameworkNodeEvents(frameworkId), AttemptEvent.class);
+        return topic(TopicCatalog.FRAMEWORK_NODE_EVENTS, frameworkId);
     }
 
     /** The serde of a state store value; its changelog topic is registered like any other topic. */
@@ -70,7 +71,11 @@ public final class FlashTopics {
         return serdes.forValue(type);
     }
 
-    private <V extends org.apache.avro.specific.SpecificRecord> Topic<String, V> topic(String name, Class<V> type) {
-        return new Topic<>(name, Serdes.String(), serdes.forValue(type));
+    private <V extends org.apache.avro.specific.SpecificRecord> Topic<String, V> topic(TopicCatalog.Kind<V> kind) {
+        return new Topic<>(kind.name(), Serdes.String(), serdes.forValue(kind.valueType()));
+    }
+
+    private <V extends org.apache.avro.specific.SpecificRecord> Topic<String, V> topic(TopicCatalog.Kind<V> kind, String frameworkId) {
+        return new Topic<>(kind.nameFor(frameworkId), Serdes.String(), serdes.forValue(kind.valueType()));
     }
 }

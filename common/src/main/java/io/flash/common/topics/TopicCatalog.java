@@ -1,55 +1,106 @@
 package io.flash.common.topics;
 
+import io.flash.schema.*;
+
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
-import static io.flash.common.topics.TopicNames.*;
-
 /**
- * Every topic Flash uses and how it is created. Topics are never auto-created: {@code PlatformSetup}
- * creates these before any service starts.
+ * Every topic Flash uses, declared once: its name (a framework's from the framework id), its value
+ * type (keys are strings), how many partitions it has and how long it keeps records. {@link FlashTopics}
+ * derives the typed topics and serdes from it, {@code PlatformSetup} creates the topics from it, and
+ * a test holds the README's topic table to it. Topics are never auto-created.
  */
 public final class TopicCatalog {
 
+    /** How many partitions a kind of topic has. */
+    public enum Partitions {
+        /** The platform's partition count: keyed, scalable topics (jobs, tasks). */
+        PLATFORM,
+        ONE,
+        /** A framework's scheduling shards (its tasks, nodes and node events are co-partitioned: partition i is shard i). */
+        SHARDS,
+        /** A framework's assignment partitions (nodes read theirs by node id). */
+        ASSIGNMENTS
+    }
+
+    /**
+     * One kind of topic.
+     *
+     * @param name      the name; a framework's contains {@code <framework>}
+     * @param retention how long records are kept; null: compacted (the latest value per key)
+     */
+    public record Kind<V>(String name, Class<V> valueType, Partitions partitions, Duration retention) {
+
+        public boolean compacted() {
+            return retention == null;
+        }
+
+        public boolean perFramework() {
+            return name.contains(FRAMEWORK);
+        }
+
+        public String nameFor(String frameworkId) {
+            return name.replace(FRAMEWORK, frameworkId);
+        }
+
+        TopicSpec spec(String topicName, int partitionCount) {
+            return new TopicSpec(topicName, partitionCount, compacted(), retention);
+        }
+    }
+
+    static final String FRAMEWORK = "<framework>";
     private static final Duration WEEK = Duration.ofDays(7);
     private static final Duration DAY = Duration.ofDays(1);
+
+    public static final Kind<JobSubmission> JOBS_SUBMITTED = new Kind<>(TopicNames.JOBS_SUBMITTED, JobSubmission.class, Partitions.PLATFORM, WEEK);
+    public static final Kind<JobRejected> JOBS_REJECTED = new Kind<>(TopicNames.JOBS_REJECTED, JobRejected.class, Partitions.PLATFORM, WEEK);
+    public static final Kind<JobAccepted> JOBS_ACCEPTED = new Kind<>(TopicNames.JOBS_ACCEPTED, JobAccepted.class, Partitions.PLATFORM, WEEK);
+    public static final Kind<JobCommand> JOBS_COMMANDS = new Kind<>(TopicNames.JOBS_COMMANDS, JobCommand.class, Partitions.PLATFORM, WEEK);
+    public static final Kind<TaskReady> TASKS_READY = new Kind<>(TopicNames.TASKS_READY, TaskReady.class, Partitions.PLATFORM, WEEK);
+    public static final Kind<TaskEvent> TASKS_EVENTS = new Kind<>(TopicNames.TASKS_EVENTS, TaskEvent.class, Partitions.PLATFORM, WEEK);
+    public static final Kind<UsageSample> TASKS_USAGE = new Kind<>(TopicNames.TASKS_USAGE, UsageSample.class, Partitions.PLATFORM, DAY);
+    public static final Kind<LogChunk> TASKS_LOGS = new Kind<>(TopicNames.TASKS_LOGS, LogChunk.class, Partitions.PLATFORM, WEEK);
+    public static final Kind<ResourceObservation> TASKS_OBSERVATIONS = new Kind<>(TopicNames.TASKS_OBSERVATIONS,
+            ResourceObservation.class, Partitions.PLATFORM, WEEK);
+    public static final Kind<ResourceEstimate> TASKS_ESTIMATES = new Kind<>(TopicNames.TASKS_ESTIMATES, ResourceEstimate.class,
+            Partitions.PLATFORM, null);
+    public static final Kind<JobStatus> JOBS_STATUS = new Kind<>(TopicNames.JOBS_STATUS, JobStatus.class, Partitions.PLATFORM, null);
+    public static final Kind<TaskSummary> TASKS_STATUS = new Kind<>(TopicNames.TASKS_STATUS, TaskSummary.class, Partitions.PLATFORM, null);
+    public static final Kind<JobResult> JOBS_RESULTS = new Kind<>(TopicNames.JOBS_RESULTS, JobResult.class, Partitions.PLATFORM,
+            Duration.ofDays(30));
+    public static final Kind<FrameworkHeartbeat> FRAMEWORK_HEARTBEATS = new Kind<>(TopicNames.FRAMEWORK_HEARTBEATS,
+            FrameworkHeartbeat.class, Partitions.ONE, null);
+    /** Raw bytes of records that could not be read or handled, with the reason in headers. */
+    public static final Kind<byte[]> DEAD_LETTER = new Kind<>(TopicNames.DEAD_LETTER, byte[].class, Partitions.ONE, WEEK);
+
+    public static final Kind<TaskDispatch> FRAMEWORK_TASKS = new Kind<>(TopicNames.frameworkTasks(FRAMEWORK), TaskDispatch.class,
+            Partitions.SHARDS, WEEK);
+    public static final Kind<NodeHeartbeat> FRAMEWORK_NODES = new Kind<>(TopicNames.frameworkNodes(FRAMEWORK), NodeHeartbeat.class,
+            Partitions.SHARDS, null);
+    public static final Kind<AttemptEvent> FRAMEWORK_NODE_EVENTS = new Kind<>(TopicNames.frameworkNodeEvents(FRAMEWORK),
+            AttemptEvent.class, Partitions.SHARDS, WEEK);
+    public static final Kind<Assignment> FRAMEWORK_ASSIGNMENTS = new Kind<>(TopicNames.frameworkAssignments(FRAMEWORK),
+            Assignment.class, Partitions.ASSIGNMENTS, DAY);
+
+    /** Every platform topic, then every topic each framework has. */
+    public static final List<Kind<?>> PLATFORM = List.of(JOBS_SUBMITTED, JOBS_REJECTED, JOBS_ACCEPTED, JOBS_COMMANDS, TASKS_READY,
+            TASKS_EVENTS, TASKS_USAGE, TASKS_LOGS, TASKS_OBSERVATIONS, TASKS_ESTIMATES, JOBS_STATUS, TASKS_STATUS, JOBS_RESULTS,
+            FRAMEWORK_HEARTBEATS, DEAD_LETTER);
+    public static final List<Kind<?>> PER_FRAMEWORK = List.of(FRAMEWORK_TASKS, FRAMEWORK_NODES, FRAMEWORK_NODE_EVENTS,
+            FRAMEWORK_ASSIGNMENTS);
 
     private TopicCatalog() {
     }
 
-    /**
-     * @param partitions partitions of the keyed, scalable topics (jobs, tasks, framework shards)
-     */
+    /** @param partitions partitions of the keyed, scalable topics (jobs, tasks) */
     public static List<TopicSpec> platformTopics(int partitions) {
-        return List.of(
-                new TopicSpec(JOBS_SUBMITTED, partitions, false, WEEK),
-                new TopicSpec(JOBS_REJECTED, partitions, false, WEEK),
-                new TopicSpec(JOBS_ACCEPTED, partitions, false, WEEK),
-                new TopicSpec(JOBS_COMMANDS, partitions, false, WEEK),
-                new TopicSpec(TASKS_READY, partitions, false, WEEK),
-                new TopicSpec(TASKS_EVENTS, partitions, false, WEEK),
-                new TopicSpec(TASKS_USAGE, partitions, false, DAY),
-                new TopicSpec(TASKS_LOGS, partitions, false, WEEK),
-                new TopicSpec(TASKS_OBSERVATIONS, partitions, false, WEEK),
-                new TopicSpec(TASKS_ESTIMATES, partitions, true, null),
-                new TopicSpec(JOBS_STATUS, partitions, true, null),
-                new TopicSpec(TASKS_STATUS, partitions, true, null),
-                new TopicSpec(JOBS_RESULTS, partitions, false, Duration.ofDays(30)),
-                new TopicSpec(FRAMEWORK_HEARTBEATS, 1, true, null),
-                new TopicSpec(DEAD_LETTER, 1, false, WEEK));
+        return PLATFORM.stream().map(k -> k.spec(k.name(), k.partitions() == Partitions.ONE ? 1 : partitions)).toList();
     }
 
-    /**
-     * The topics of one level-2 framework. {@code shards} partitions of tasks, nodes and node events
-     * (co-partitioned: partition i is scheduling shard i); assignments may be partitioned differently.
-     */
+    /** The topics of one level-2 framework: {@code shards} partitions of tasks, nodes and node events; assignments may differ. */
     public static List<TopicSpec> frameworkTopics(String frameworkId, int shards, int assignmentPartitions) {
-        List<TopicSpec> specs = new ArrayList<>();
-        specs.add(new TopicSpec(frameworkTasks(frameworkId), shards, false, WEEK));
-        specs.add(new TopicSpec(frameworkNodes(frameworkId), shards, true, null));
-        specs.add(new TopicSpec(frameworkNodeEvents(frameworkId), shards, false, WEEK));
-        specs.add(new TopicSpec(frameworkAssignments(frameworkId), assignmentPartitions, false, DAY));
-        return specs;
+        return PER_FRAMEWORK.stream().map(k -> k.spec(k.nameFor(frameworkId),
+                k.partitions() == Partitions.ASSIGNMENTS ? assignmentPartitions : shards)).toList();
     }
 }
