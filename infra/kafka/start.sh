@@ -61,24 +61,11 @@ node.id=$i
 $quorum
 listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$ctl
 advertised.listeners=PLAINTEXT://127.0.0.1:$port
-controller.listener.names=CONTROLLER
 listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
-inter.broker.listener.name=PLAINTEXT
 log.dirs=$dir/data
 num.partitions=1
-auto.create.topics.enable=false
-offsets.topic.replication.factor=$replication
-offsets.topic.num.partitions=1
-transaction.state.log.replication.factor=$replication
-transaction.state.log.min.isr=$min_isr
-transaction.state.log.num.partitions=1
-min.insync.replicas=$min_isr
-default.replication.factor=$replication
-unclean.leader.election.enable=false
-group.initial.rebalance.delay.ms=0
-share.coordinator.state.topic.replication.factor=$replication
-share.coordinator.state.topic.min.isr=$min_isr
 PROPS
+  sed -e "/^#/d" -e "s/@RF@/$replication/g" -e "s/@ISR@/$min_isr/g" "$FLASH_HOME/infra/kafka/broker-common.properties" >> "$dir/server.properties"
   cat > "$dir/log4j2.properties" <<'PROPS'
 rootLogger.level=INFO
 rootLogger.appenderRef.stdout.ref=STDOUT

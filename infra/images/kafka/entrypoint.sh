@@ -22,23 +22,10 @@ node.id=$node
 $quorum
 listeners=PLAINTEXT://0.0.0.0:9092,EXTERNAL://0.0.0.0:9094,$controller
 advertised.listeners=PLAINTEXT://$host:9092,EXTERNAL://127.0.0.1:${KAFKA_EXTERNAL_PORT:-9094}
-controller.listener.names=CONTROLLER
 listener.security.protocol.map=PLAINTEXT:PLAINTEXT,EXTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT
-inter.broker.listener.name=PLAINTEXT
 log.dirs=/data/kafka
-auto.create.topics.enable=false
-offsets.topic.replication.factor=$rf
-offsets.topic.num.partitions=1
-transaction.state.log.replication.factor=$rf
-transaction.state.log.min.isr=$isr
-transaction.state.log.num.partitions=1
-min.insync.replicas=$isr
-default.replication.factor=$rf
-unclean.leader.election.enable=false
-group.initial.rebalance.delay.ms=0
-share.coordinator.state.topic.replication.factor=$rf
-share.coordinator.state.topic.min.isr=$isr
 PROPS
+sed -e "/^#/d" -e "s/@RF@/$rf/g" -e "s/@ISR@/$isr/g" /opt/kafka/broker-common.properties >> /tmp/server.properties
 if [ ! -f /data/kafka/meta.properties ]; then
   id="${KAFKA_CLUSTER_ID:--}"
   while [ "${id#-}" != "$id" ]; do id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | cut -c1-22)"; done
