@@ -10,9 +10,10 @@ import java.util.logging.Logger;
  * an instance that was frozen (long GC pause, suspended VM) past its transaction timeout; the broker
  * aborted its transaction and the old producer cannot commit. A new thread gets a new producer,
  * re-reads from the last committed offsets and carries on — shutting the whole client down instead
- * would leave the service alive but doing nothing.
+ * would leave the service alive but doing nothing. Each Streams service makes it a bean by one
+ * empty subclass ({@code OnStreamThreadFailure}), which Quarkus hands to its Kafka Streams client.
  */
-public final class ReplaceFailedThread implements StreamsUncaughtExceptionHandler {
+public class ReplaceFailedThread implements StreamsUncaughtExceptionHandler {
 
     private static final Logger LOG = Logger.getLogger(ReplaceFailedThread.class.getName());
 

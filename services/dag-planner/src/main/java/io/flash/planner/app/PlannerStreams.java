@@ -2,7 +2,6 @@ package io.flash.planner.app;
 
 import io.flash.common.resources.MemoryPolicy;
 import io.flash.common.serde.RegistryValueSerdes;
-import io.flash.common.streams.ReplaceFailedThread;
 import io.flash.common.topics.FlashTopics;
 import io.flash.common.units.Quantities;
 import io.flash.planner.dag.RetryPolicy;
@@ -10,7 +9,6 @@ import io.flash.planner.topology.PlannerTopology;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.time.Clock;
@@ -19,12 +17,6 @@ import java.time.Duration;
 /** Hands the planner topology to Quarkus, which runs it with the kafka-streams.* settings. */
 @ApplicationScoped
 public class PlannerStreams {
-
-    /** Picked up by Quarkus for the Kafka Streams client: a failed stream thread is replaced, not fatal. */
-    @Produces
-    StreamsUncaughtExceptionHandler onStreamThreadFailure() {
-        return new ReplaceFailedThread();
-    }
 
     @Produces
     Topology topology(@ConfigProperty(name = "flash.registry.url") String registryUrl,

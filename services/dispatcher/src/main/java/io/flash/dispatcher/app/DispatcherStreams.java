@@ -1,14 +1,12 @@
 package io.flash.dispatcher.app;
 
 import io.flash.common.serde.RegistryValueSerdes;
-import io.flash.common.streams.ReplaceFailedThread;
 import io.flash.common.topics.FlashTopics;
 import io.flash.dispatcher.selection.FrameworkSelector;
 import io.flash.dispatcher.topology.DispatcherTopology;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.time.Clock;
@@ -18,17 +16,9 @@ import java.time.Duration;
 @ApplicationScoped
 public class DispatcherStreams {
 
-    @jakarta.inject.Inject
-    io.micrometer.core.instrument.MeterRegistry meters;
-
-    /** Picked up by Quarkus for the Kafka Streams client: a failed stream thread is replaced, not fatal. */
     @Produces
-    StreamsUncaughtExceptionHandler onStreamThreadFailure() {
-        return new ReplaceFailedThread();
-    }
-
-    @Produces
-    Topology topology(@ConfigProperty(name = "flash.registry.url") String registryUrl,
+    Topology topology(io.micrometer.core.instrument.MeterRegistry meters,
+                      @ConfigProperty(name = "flash.registry.url") String registryUrl,
                       @ConfigProperty(name = "flash.dispatcher.heartbeat-timeout", defaultValue = "15s") Duration heartbeatTimeout,
                       @ConfigProperty(name = "flash.dispatcher.retry-interval", defaultValue = "500ms") Duration retryInterval,
                       @ConfigProperty(name = "flash.dispatcher.redispatch-grace", defaultValue = "15s") Duration redispatchGrace,

@@ -1,14 +1,12 @@
 package io.flash.ecs.app;
 
 import io.flash.common.serde.RegistryValueSerdes;
-import io.flash.common.streams.ReplaceFailedThread;
 import io.flash.common.topics.FlashTopics;
 import io.flash.ecs.queue.QueueQuotas;
 import io.flash.ecs.topology.EcsTopology;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.time.Clock;
@@ -18,17 +16,9 @@ import java.time.Duration;
 @ApplicationScoped
 public class EcsStreams {
 
-    @jakarta.inject.Inject
-    io.micrometer.core.instrument.MeterRegistry meters;
-
-    /** Picked up by Quarkus for the Kafka Streams client: a failed stream thread is replaced, not fatal. */
     @Produces
-    StreamsUncaughtExceptionHandler onStreamThreadFailure() {
-        return new ReplaceFailedThread();
-    }
-
-    @Produces
-    Topology topology(@ConfigProperty(name = "flash.registry.url") String registryUrl,
+    Topology topology(io.micrometer.core.instrument.MeterRegistry meters,
+                      @ConfigProperty(name = "flash.registry.url") String registryUrl,
                       @ConfigProperty(name = "flash.framework.id") String frameworkId,
                       @ConfigProperty(name = "flash.framework.node-timeout") Duration nodeTimeout,
                       @ConfigProperty(name = "flash.framework.tick") Duration tick,
