@@ -173,8 +173,9 @@ public final class JobPlanner {
         String name = JobIds.taskName(job.getJobId(), unit.getTaskId());
         TaskDefinition spec = store.spec(job.getJobId(), name);
         long memory = unit.getMemoryBytes() != null ? unit.getMemoryBytes() : spec.getResources().getMemoryBytes();
+        long largestNode = cause == FailureClass.OOM_KILLED ? store.largestNodeMemory() : 0;
         RetryPolicy.Verdict verdict = job.getCancelRequested() ? new RetryPolicy.Verdict(false, "")
-                : retry.decide(cause, event.getExitCode(), unit.getUserFailures(), unit.getInfraFailures(), spec, memory);
+                : retry.decide(cause, event.getExitCode(), unit.getUserFailures(), unit.getInfraFailures(), spec, memory, largestNode);
         String what = JobReports.describe(event, cause);
         if (!verdict.retry()) {
             unit.setFailureClass(cause);
@@ -185,7 +186,7 @@ public final class JobPlanner {
         unit.setExitCode(event.getExitCode());
         unit.setReason("attempt " + unit.getAttempts() + " " + what + "; retrying (" + verdict.reason() + ")");
         if (cause == FailureClass.OOM_KILLED) {
-            unit.setMemoryBytes(retry.grownMemory(memory));
+            unit.setMemoryBytes(retry.grownMemory(memory, largestNode));
             unit.setReason(unit.getReason() + " with " + (unit.getMemoryBytes() >> 20) + "Mi memory");
         }
         TaskReady next = attempt(job, unit, spec, now);

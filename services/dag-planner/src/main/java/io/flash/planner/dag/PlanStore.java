@@ -29,6 +29,12 @@ public interface PlanStore {
     /** What earlier runs of a task signature used, if known. */
     ResourceEstimate estimate(String signature);
 
+    /**
+     * The most memory one node of any framework offers (its heartbeats' largest node), or 0 while no
+     * framework has reported: an OOM-killed attempt never grows past it.
+     */
+    long largestNodeMemory();
+
     /** Every unit of the job, in id order. */
     void forEachUnit(String jobId, Consumer<TaskSummary> action);
 }

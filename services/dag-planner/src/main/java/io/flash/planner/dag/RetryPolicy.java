@@ -32,9 +32,10 @@ public record RetryPolicy(int infrastructureRetries, MemoryPolicy memory, int fr
     /**
      * @param userFailures, infraFailures counted including this failure
      * @param memoryBytes   the memory the failed attempt had (grown by earlier OOM kills, or the task's own)
+     * @param largestNode   the most memory one node of any framework offers, or 0 when not known
      */
     public Verdict decide(FailureClass cause, Integer exitCode, int userFailures, int infraFailures, TaskDefinition task,
-                          long memoryBytes) {
+                          long memoryBytes, long largestNode) {
         if (cause == FailureClass.CANCELLED || cause == FailureClass.UNSCHEDULABLE) {
             return new Verdict(false, "");
         }
@@ -59,13 +60,18 @@ public record RetryPolicy(int infrastructureRetries, MemoryPolicy memory, int fr
             return new Verdict(false, "it had " + (memoryBytes >> 20) + "Mi, the ceiling (flash.memory.max-task: "
                     + (memory.ceilingBytes() >> 20) + "Mi), so more memory cannot be given");
         }
+        if (cause == FailureClass.OOM_KILLED && largestNode > 0 && memoryBytes >= largestNode) {
+            return new Verdict(false, "it had " + (memoryBytes >> 20) + "Mi, all the memory of the largest node any framework has ("
+                    + (largestNode >> 20) + "Mi), so more memory cannot be given");
+        }
         String budget = userFailures + " of " + task.getMaxAttempts() + " attempts used";
         return new Verdict(userFailures < task.getMaxAttempts(), budget);
     }
 
-    /** Memory for the attempt after an OOM kill. */
-    public long grownMemory(long memoryBytes) {
-        return memory.grown(memoryBytes);
+    /** Memory for the attempt after an OOM kill: grown, but never past the ceiling or the largest node (0: not known). */
+    public long grownMemory(long memoryBytes, long largestNode) {
+        long grown = memory.grown(memoryBytes);
+        return largestNode > 0 ? Math.min(grown, Math.max(largestNode, memoryBytes)) : grown;
     }
 
     /** Seconds to wait before user retry n (1-based): the task's backoff, doubled each time. */

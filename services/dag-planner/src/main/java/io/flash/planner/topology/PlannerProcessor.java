@@ -36,6 +36,7 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
     private KeyValueStore<String, TaskSummary> units;
     private KeyValueStore<String, DelayedAttempt> delayed;
     private KeyValueStore<String, ResourceEstimate> estimates;
+    private KeyValueStore<String, FrameworkHeartbeat> frameworks;
     private JobPlanner planner;
     private long now;
 
@@ -54,6 +55,7 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
         units = context.getStateStore(UNITS_STORE);
         delayed = context.getStateStore(DELAYED_STORE);
         estimates = context.getStateStore(ESTIMATES_STORE);
+        frameworks = context.getStateStore(FRAMEWORKS_STORE);
         planner = new JobPlanner(this, this, retryPolicy);
         context.schedule(tick, PunctuationType.WALL_CLOCK_TIME, ts -> releaseDue());
     }
@@ -131,6 +133,15 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
     @Override
     public ResourceEstimate estimate(String signature) {
         return estimates.get(signature);
+    }
+
+    @Override
+    public long largestNodeMemory() {
+        long largest = 0;
+        try (KeyValueIterator<String, FrameworkHeartbeat> it = frameworks.all()) {
+            while (it.hasNext()) largest = Math.max(largest, it.next().value.getLargestNodeTotal().getMemoryBytes());
+        }
+        return largest;
     }
 
     @Override

@@ -30,6 +30,8 @@ public final class PlannerTopology {
     public static final String DELAYED_STORE = "planner-delayed";
     /** Global: signature → ResourceEstimate, from the compacted estimates topic. */
     public static final String ESTIMATES_STORE = "planner-estimates";
+    /** Global: framework shard → its latest heartbeat (the largest node an OOM-killed attempt may grow to). */
+    public static final String FRAMEWORKS_STORE = "planner-frameworks";
     /** signature → ResourceEstimate, kept by the estimator that writes that topic. */
     public static final String ESTIMATOR_STORE = "planner-estimator";
 
@@ -61,6 +63,8 @@ public final class PlannerTopology {
         Wiring.sink(topology, RESULT_SINK, topics.jobsResults, PLANNER);
         Wiring.sink(topology, OBSERVATION_SINK, topics.tasksObservations, PLANNER);
         addEstimator(topology, topics);
+        Wiring.globalTable(topology, FRAMEWORKS_STORE, topics.frameworkHeartbeats, topics.storeSerde(FrameworkHeartbeat.class),
+                "frameworks-global", "frameworks-updater");
         return topology;
     }
 

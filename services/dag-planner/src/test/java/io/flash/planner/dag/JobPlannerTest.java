@@ -124,6 +124,25 @@ class JobPlannerTest {
         assertTrue(result.getReason().contains("it had 1024Mi, the ceiling (flash.memory.max-task: 1024Mi)"), result.getReason());
     }
 
+    /** Growth asks for no more than the largest node any framework has, and an OOM there fails saying so (not held for ever). */
+    @Test
+    void anOomAtTheLargestNodesMemoryFailsSayingSo() {
+        plan.largestNodeMemory = 300 * MIB;
+        TaskDefinition t = task("a");
+        t.setMaxAttempts(5);
+        t.getResources().setMemoryBytes(200 * MIB);
+        planner.accept(job("j", t), 1L);
+        planner.onEvent(ended(plan.drainReady().get(0), TaskEventType.FAILED, FailureClass.OOM_KILLED, 137), 2L);
+        TaskReady second = plan.drainReady().get(0);
+        assertEquals(300 * MIB, second.getTask().getResources().getMemoryBytes(), "the largest node's memory, not 400Mi");
+        planner.onEvent(ended(second, TaskEventType.FAILED, FailureClass.OOM_KILLED, 137), 3L);
+        assertTrue(plan.drainReady().isEmpty(), "no attempt asks for more than any node has");
+        JobResult result = plan.onlyResult();
+        assertEquals(JobState.FAILED, result.getState());
+        assertTrue(result.getReason().contains("it had 300Mi, all the memory of the largest node any framework has (300Mi)"),
+                result.getReason());
+    }
+
     @Test
     void backoffDelaysTheRetry() {
         TaskDefinition t = task("a");

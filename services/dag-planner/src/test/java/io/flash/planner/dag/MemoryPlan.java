@@ -18,6 +18,8 @@ final class MemoryPlan implements PlanStore, Outbox {
     final List<JobResult> results = new ArrayList<>();
     final List<ResourceObservation> observations = new ArrayList<>();
     final Map<String, ResourceEstimate> estimates = new HashMap<>();
+    /** What the frameworks' heartbeats say of their largest node (0: none reported). */
+    long largestNodeMemory;
 
     /** Takes the attempts published since the last call. */
     List<TaskReady> drainReady() {
@@ -46,6 +48,7 @@ final class MemoryPlan implements PlanStore, Outbox {
     }
 
     @Override public ResourceEstimate estimate(String signature) { return estimates.get(signature); }
+    @Override public long largestNodeMemory() { return largestNodeMemory; }
     @Override public void observed(ResourceObservation o) { observations.add(o); }
     @Override public void ready(TaskReady r) { ready.add(r); }
     @Override public void later(DelayedAttempt attempt) { delayed.add(attempt); }
