@@ -23,7 +23,12 @@ import java.util.function.Consumer;
 
 import static io.flash.planner.topology.PlannerTopology.*;
 
-/** Wires {@link JobPlanner} to the stores and sinks of one stream task. */
+/**
+ * Adapts {@link JobPlanner} (which decides) to one stream task: hands it accepted jobs, task events
+ * and cancels; is its {@link PlanStore} over the task's stores (and the global estimates and
+ * framework heartbeats) and its {@link Outbox} to the sinks; every tick, hands it the retries whose
+ * backoff has passed (the delayed store sorts by due time). Holds no decision.
+ */
 final class PlannerProcessor implements Processor<String, SpecificRecord, String, SpecificRecord>, PlanStore, Outbox {
 
     private final RetryPolicy retryPolicy;
