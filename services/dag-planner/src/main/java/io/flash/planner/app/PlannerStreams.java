@@ -30,4 +30,9 @@ public class PlannerStreams {
                 frameworkFailureLimit, maxBackoff.toSeconds());
         return PlannerTopology.build(new FlashTopics(new RegistryValueSerdes(registryUrl)), policy, tick, Clock.systemUTC());
     }
+
+    /** A stream thread that stops polling says where it waits (StuckThreadWatch). */
+    void watch(@jakarta.enterprise.event.Observes io.quarkus.runtime.StartupEvent start, org.apache.kafka.streams.KafkaStreams streams) {
+        io.flash.common.streams.StuckThreadWatch.start(streams);
+    }
 }

@@ -6,7 +6,6 @@ import io.flash.planner.dag.PlanStore;
 import io.flash.planner.dag.RetryPolicy;
 import io.flash.schema.*;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -19,29 +18,22 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 import static io.flash.planner.topology.PlannerTopology.*;
 
 /**
  * Adapts {@link JobPlanner} (which decides) to one stream task: hands it accepted jobs, task events
- * and cancels; is its {@link PlanStore} over the task's stores (and the global estimates and
- * framework heartbeats) and its {@link Outbox} to the sinks; every tick, hands it the retries whose
+ * and cancels, with its {@link PlanStore} over the task's stores ({@link StreamsPlanStore}); is its
+ * {@link Outbox} to the sinks; every tick, hands it the retries whose
  * backoff has passed (the delayed store sorts by due time). Holds no decision.
  */
-final class PlannerProcessor implements Processor<String, SpecificRecord, String, SpecificRecord>, PlanStore, Outbox {
+final class PlannerProcessor implements Processor<String, SpecificRecord, String, SpecificRecord>, Outbox {
 
     private final RetryPolicy retryPolicy;
     private final Duration tick;
     private final Clock clock;
     private ProcessorContext<String, SpecificRecord> context;
-    private KeyValueStore<String, JobProgress> jobs;
-    private KeyValueStore<String, TaskDefinition> specs;
-    private KeyValueStore<String, LogicalTask> tasks;
-    private KeyValueStore<String, TaskSummary> units;
     private KeyValueStore<String, DelayedAttempt> delayed;
-    private KeyValueStore<String, ResourceEstimate> estimates;
-    private KeyValueStore<String, FrameworkHeartbeat> frameworks;
     private JobPlanner planner;
     private long now;
 
@@ -54,14 +46,8 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
     @Override
     public void init(ProcessorContext<String, SpecificRecord> context) {
         this.context = context;
-        jobs = context.getStateStore(JOBS_STORE);
-        specs = context.getStateStore(SPECS_STORE);
-        tasks = context.getStateStore(TASKS_STORE);
-        units = context.getStateStore(UNITS_STORE);
         delayed = context.getStateStore(DELAYED_STORE);
-        estimates = context.getStateStore(ESTIMATES_STORE);
-        frameworks = context.getStateStore(FRAMEWORKS_STORE);
-        planner = new JobPlanner(this, this, retryPolicy);
+        planner = new JobPlanner(new StreamsPlanStore(context), this, retryPolicy);
         context.schedule(tick, PunctuationType.WALL_CLOCK_TIME, ts -> releaseDue());
     }
 
@@ -91,71 +77,6 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
             delayed.delete(kv.key);
             planner.due(kv.value, now);
         }
-    }
-
-    // PlanStore
-
-    @Override
-    public JobProgress job(String jobId) {
-        return jobs.get(jobId);
-    }
-
-    @Override
-    public void putJob(JobProgress job) {
-        jobs.put(job.getJobId(), job);
-    }
-
-    @Override
-    public TaskDefinition spec(String jobId, String taskName) {
-        return specs.get(jobId + "/" + taskName);
-    }
-
-    @Override
-    public void putSpec(String jobId, TaskDefinition spec) {
-        specs.put(jobId + "/" + spec.getName(), spec);
-    }
-
-    @Override
-    public LogicalTask task(String jobId, String taskName) {
-        return tasks.get(jobId + "/" + taskName);
-    }
-
-    @Override
-    public void putTask(String jobId, LogicalTask task) {
-        tasks.put(jobId + "/" + task.getName(), task);
-    }
-
-    @Override
-    public TaskSummary unit(String unitId) {
-        return units.get(unitId);
-    }
-
-    @Override
-    public void putUnit(TaskSummary unit) {
-        units.put(unit.getTaskId(), unit);
-    }
-
-    @Override
-    public ResourceEstimate estimate(String signature) {
-        return estimates.get(signature);
-    }
-
-    @Override
-    public long largestNodeMemory() {
-        long largest = 0;
-        try (KeyValueIterator<String, FrameworkHeartbeat> it = frameworks.all()) {
-            while (it.hasNext()) largest = Math.max(largest, it.next().value.getLargestNodeTotal().getMemoryBytes());
-        }
-        return largest;
-    }
-
-    @Override
-    public void forEachUnit(String jobId, Consumer<TaskSummary> action) {
-        List<TaskSummary> found = new ArrayList<>();
-        try (KeyValueIterator<String, TaskSummary> it = units.prefixScan(jobId + ".", new StringSerializer())) {
-            it.forEachRemaining(kv -> found.add(kv.value));
-        }
-        found.forEach(action);
     }
 
     // Outbox

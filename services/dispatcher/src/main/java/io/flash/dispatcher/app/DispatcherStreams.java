@@ -27,4 +27,9 @@ public class DispatcherStreams {
                 new FrameworkSelector(heartbeatTimeout.toMillis()),
                 new DispatcherTopology.Settings(retryInterval, redispatchGrace, blindAfter), Clock.systemUTC(), meters);
     }
+
+    /** A stream thread that stops polling says where it waits (StuckThreadWatch). */
+    void watch(@jakarta.enterprise.event.Observes io.quarkus.runtime.StartupEvent start, org.apache.kafka.streams.KafkaStreams streams) {
+        io.flash.common.streams.StuckThreadWatch.start(streams);
+    }
 }

@@ -30,4 +30,9 @@ public class EcsStreams {
                 new io.flash.ecs.shard.ShardSettings(frameworkId, nodeTimeout, tick, acceptLimit,
                         QueueQuotas.parse(quotas), preemptionsPerMinute, fenceAfterAbsence), Clock.systemUTC(), meters);
     }
+
+    /** A stream thread that stops polling says where it waits (StuckThreadWatch). */
+    void watch(@jakarta.enterprise.event.Observes io.quarkus.runtime.StartupEvent start, org.apache.kafka.streams.KafkaStreams streams) {
+        io.flash.common.streams.StuckThreadWatch.start(streams);
+    }
 }
