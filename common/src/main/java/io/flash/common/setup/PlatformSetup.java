@@ -51,7 +51,12 @@ public final class PlatformSetup {
     }
 
     public static List<TopicSpec> topics(Settings settings) {
-        List<TopicSpec> specs = new ArrayList<>(TopicCatalog.platformTopics(settings.partitions()));
+        return topics(settings, true);
+    }
+
+    /** The catalogue's topics for these settings: the platform's (if asked) and each framework's. */
+    private static List<TopicSpec> topics(Settings settings, boolean includePlatform) {
+        List<TopicSpec> specs = new ArrayList<>(includePlatform ? TopicCatalog.platformTopics(settings.partitions()) : List.of());
         for (String framework : settings.frameworks()) {
             if (!framework.isBlank()) {
                 specs.addAll(TopicCatalog.frameworkTopics(framework.trim(), settings.frameworkShards(),
@@ -71,8 +76,7 @@ public final class PlatformSetup {
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000))) {
             Set<String> existing = admin.listTopics().names().get();
             List<NewTopic> missing = new ArrayList<>();
-            List<TopicSpec> wanted = includePlatform ? topics(settings)
-                    : topics(settings).stream().filter(t -> t.name().startsWith("flash.fw.")).toList();
+            List<TopicSpec> wanted = topics(settings, includePlatform);
             Optional<Short> replication = replication();
             for (TopicSpec spec : wanted) {
                 if (!existing.contains(spec.name())) {

@@ -35,6 +35,24 @@ public final class Wiring {
                                        String sourceName, String updaterName) {
         topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(storeName), Serdes.String(), stored)
                         .withLoggingDisabled(), sourceName, topic.keySerde().deserializer(), topic.valueSerde().deserializer(),
-                topic.name(), updaterName, GlobalTables.putOrDelete(storeName));
+                topic.name(), updaterName, putOrDelete(storeName));
+    }
+
+    /** The updater of a global store: a value is put, a tombstone deletes. */
+    private static <V> org.apache.kafka.streams.processor.api.ProcessorSupplier<String, V, Void, Void> putOrDelete(String storeName) {
+        return () -> new org.apache.kafka.streams.processor.api.Processor<>() {
+            private org.apache.kafka.streams.state.KeyValueStore<String, V> store;
+
+            @Override
+            public void init(org.apache.kafka.streams.processor.api.ProcessorContext<Void, Void> context) {
+                store = context.getStateStore(storeName);
+            }
+
+            @Override
+            public void process(org.apache.kafka.streams.processor.api.Record<String, V> record) {
+                if (record.value() == null) store.delete(record.key());
+                else store.put(record.key(), record.value());
+            }
+        };
     }
 }

@@ -36,10 +36,6 @@ public final class TopicCatalog {
             return retention == null;
         }
 
-        public boolean perFramework() {
-            return name.contains(FRAMEWORK);
-        }
-
         public String nameFor(String frameworkId) {
             return name.replace(FRAMEWORK, frameworkId);
         }

@@ -1,5 +1,6 @@
 package io.flash.planner.topology;
 
+import io.flash.common.streams.StoreTable;
 import io.flash.planner.dag.PlanStore;
 import io.flash.schema.*;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -84,11 +85,7 @@ final class StreamsPlanStore implements PlanStore {
 
     @Override
     public long largestNodeMemory() {
-        long largest = 0;
-        try (KeyValueIterator<String, FrameworkHeartbeat> it = frameworks.all()) {
-            while (it.hasNext()) largest = Math.max(largest, it.next().value.getLargestNodeTotal().getMemoryBytes());
-        }
-        return largest;
+        return new StoreTable<>(frameworks).values().stream().mapToLong(h -> h.getLargestNodeTotal().getMemoryBytes()).max().orElse(0);
     }
 
     @Override

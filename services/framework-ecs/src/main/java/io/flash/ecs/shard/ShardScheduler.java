@@ -103,7 +103,7 @@ public final class ShardScheduler {
     /** The shard's clock: judge the nodes, place what fits, tell the dispatcher what the shard has. */
     public void tick(long now) {
         noticeAbsence(now);
-        liveness.declareSilentNodesLost(now, metrics.nodesLost::increment).forEach(this::emit);
+        liveness.declareSilentNodesLost(now, metrics.nodesLost::increment).forEach(outbox::event);
         schedule(now);
         outbox.heartbeat(ShardHeartbeat.of(settings.frameworkId(), shard, settings.acceptLimit(), state.nodes(),
                 state.queue(), now));
@@ -127,7 +127,7 @@ public final class ShardScheduler {
             state.dequeue(attemptId);
             holdNotices.forget(attemptId);
             if (request.getFence()) return; // the dispatcher has reported it LOST already
-            emit(events.cancelledWhileQueued(request, now));
+            outbox.event(events.cancelledWhileQueued(request, now));
             return;
         }
         Placement placement = state.placement(attemptId);
@@ -165,7 +165,7 @@ public final class ShardScheduler {
         }
         if (node.getRestartSeenAt() != null) {
             List<TaskEvent> forgotten = liveness.loseWhatARestartedNodeDoesNotHold(node, heartbeat, now);
-            forgotten.forEach(this::emit);
+            forgotten.forEach(outbox::event);
             newRoom |= !forgotten.isEmpty();
             if (state.node(nodeId).getRestartSeenAt() == null) lastPersisted.put(nodeId, now);
         }
@@ -189,11 +189,11 @@ public final class ShardScheduler {
         if (event.getState() == AttemptState.STARTED) {
             if (placement.getStarted()) return false;
             state.markStarted(placement);
-            emit(out);
+            outbox.event(out);
             return false;
         }
         state.release(placement);
-        emit(out);
+        outbox.event(out);
         return true;
     }
 
@@ -278,7 +278,7 @@ public final class ShardScheduler {
 
     /** Tells the planner why the attempt waits, once per distinct reason. */
     private void hold(TaskReady ready, String reason, long now) {
-        if (holdNotices.due(ready.getAttemptId(), reason)) emit(events.held(ready, reason, now));
+        if (holdNotices.due(ready.getAttemptId(), reason)) outbox.event(events.held(ready, reason, now));
     }
 
     private void place(TaskDispatch dispatch, NodeRecord node, long now) {
@@ -298,7 +298,7 @@ public final class ShardScheduler {
                 .setNodeId(nodeId).setAction(AssignmentAction.RUN)
                 .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(ready.getAttemptId())
                 .setTask(ready.getTask()).setAssignedAt(now).build());
-emit(events.placed(ready, nodeId, now));
+outbox.event(events.placed(ready, nodeId, now));
     }
 
     /**
@@ -334,9 +334,5 @@ emit(events.placed(ready, nodeId, now));
                 .setNodeId(nodeId).setAction(AssignmentAction.KILL)
                 .setJobId(jobId).setTaskId(taskId).setAttemptId(attemptId)
                 .setReason(reason).setAssignedAt(now).build());
-    }
-
-    private void emit(TaskEvent event) {
-        outbox.event(event);
     }
 }
