@@ -1,0 +1,55 @@
+package io.flash.batch.cluster;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Runs a cluster's command-line tools with a bound: a controller that hangs makes the call fail, not wait. */
+final class Commands {
+
+    record Result(int exitCode, String out, String err) {
+    }
+
+    private final Duration timeout;
+
+    Commands(Duration timeout) {
+        this.timeout = timeout;
+    }
+
+    /** @throws Cluster.Unreachable when the tool is missing, does not finish in time, or fails */
+    String run(List<String> command, String stdin) {
+        Result r = tryRun(command, stdin);
+        if (r.exitCode() != 0) {
+            throw new Cluster.Unreachable(command.get(0) + " failed (exit " + r.exitCode() + "): " + (r.err().isBlank() ? r.out() : r.err()).strip());
+        }
+        return r.out();
+    }
+
+    Result tryRun(List<String> command, String stdin) {
+        Process p;
+        try {
+            p = new ProcessBuilder(command).start();
+        } catch (IOException e) {
+            throw new Cluster.Unreachable("cannot run " + command.get(0) + ": " + e.getMessage());
+        }
+        try {
+            if (stdin != null) p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
+            p.getOutputStream().close();
+            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                p.destroyForcibly();
+                throw new Cluster.Unreachable(command.get(0) + " did not answer within " + timeout.toSeconds() + " s");
+            }
+            return new Result(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8),
+                    new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            p.destroyForcibly();
+            throw new Cluster.Unreachable(command.get(0) + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new Cluster.Unreachable(command.get(0) + " interrupted");
+        }
+    }
+}

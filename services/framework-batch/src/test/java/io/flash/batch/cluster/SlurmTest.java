@@ -1,0 +1,87 @@
+package io.flash.batch.cluster;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * The adapter against a real Slurm on this machine (bench/peers/slurm.sh start): submit by attempt
+ * name, read the outcome back from the controller, cancel, and the partitions it offers.
+ */
+@Timeout(120)
+class SlurmTest {
+
+    private final Slurm slurm = new Slurm(Duration.ofSeconds(10));
+    @TempDir
+    Path dir;
+
+    private Cluster.Job awaitEnd(String name) throws InterruptedException {
+        for (int i = 0; i < 200; i++) {
+            Cluster.Job job = slurm.jobs(List.of(name)).get(name);
+            if (job != null && job.phase() != Cluster.Phase.QUEUED && job.phase() != Cluster.Phase.RUNNING) return job;
+            Thread.sleep(250);
+        }
+        throw new AssertionError(name + " did not end");
+    }
+
+    private String name() {
+        return "t-" + UUID.randomUUID() + ".a.1";
+    }
+
+    @Test
+    void aJobEndsWithItsExitCodeAndItsOutputIsWhereItWasAskedFor() throws Exception {
+        String ok = name(), bad = name();
+        Path out = dir.resolve("ok.out");
+        slurm.submit(new Cluster.JobSpec(ok, 0.5, 64L << 20, 60L, null, "#!/bin/sh\necho hello from slurm\n", out.toString()));
+        slurm.submit(new Cluster.JobSpec(bad, 1, 64L << 20, null, null, "#!/bin/sh\nexit 3\n", dir.resolve("bad.out").toString()));
+        Cluster.Job succeeded = awaitEnd(ok);
+        assertEquals(Cluster.Phase.SUCCEEDED, succeeded.phase(), succeeded.toString());
+        assertEquals(0, succeeded.exitCode());
+        assertNotNull(succeeded.node());
+        assertEquals("hello from slurm\n", Files.readString(out));
+        Cluster.Job failed = awaitEnd(bad);
+        assertEquals(Cluster.Phase.FAILED, failed.phase());
+        assertEquals(3, failed.exitCode());
+    }
+
+    @Test
+    void aCancelledJobIsGoneAndEndsCancelled() throws Exception {
+        String name = name();
+        String id = slurm.submit(new Cluster.JobSpec(name, 1, 64L << 20, null, null, "#!/bin/sh\nsleep 300\n",
+                dir.resolve("long.out").toString()));
+        for (int i = 0; i < 100 && slurm.jobs(List.of(name)).get(name).phase() != Cluster.Phase.RUNNING; i++) Thread.sleep(100);
+        slurm.cancel(id);
+        assertEquals(Cluster.Phase.CANCELLED, awaitEnd(name).phase());
+    }
+
+    @Test
+    void thePartitionsSayWhatTheyOffer() {
+        List<Cluster.Partition> partitions = slurm.partitions();
+        assertFalse(partitions.isEmpty());
+        Cluster.Partition p = partitions.get(0);
+        assertTrue(p.nodesUp() >= 1 && p.cpusTotal() >= 1 && p.memoryTotal() > 0, p.toString());
+        assertEquals(Map.of("partition", p.name()), p.labels());
+    }
+
+    @Test
+    void everySlurmStateHasAFlashMeaning() {
+        assertEquals(Cluster.Phase.OUT_OF_MEMORY, Slurm.phase("OUT_OF_MEMORY"));
+        assertEquals(Cluster.Phase.NODE_LOST, Slurm.phase("NODE_FAIL"));
+        assertEquals(Cluster.Phase.NODE_LOST, Slurm.phase("BOOT_FAIL"));
+        assertEquals(Cluster.Phase.TIMEOUT, Slurm.phase("TIMEOUT"));
+        assertEquals(Cluster.Phase.PREEMPTED, Slurm.phase("PREEMPTED"));
+        assertEquals(Cluster.Phase.QUEUED, Slurm.phase("PENDING"));
+        assertEquals(Cluster.Phase.RUNNING, Slurm.phase("COMPLETING"), "ended, epilog still running: not final yet");
+        Cluster.Job killed = Slurm.job(Slurm.fields("JobId=7 JobName=x.a.1 JobState=FAILED ExitCode=0:9 NodeList=vm Reason=None"));
+        assertEquals(137, killed.exitCode(), "a signal is reported as 128 + signal, like a container's exit");
+    }
+}
