@@ -1,0 +1,77 @@
+package io.flash.batch.cluster;
+
+import io.flash.schema.TaskDefinition;
+import io.flash.schema.TaskReady;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The script a cluster job runs for one attempt: the task's container, with the executor's sandbox
+ * (non-root, read-only root, no capabilities, no network unless asked, a pids limit, the task's cpu
+ * and memory), the job's workspace from storage the cluster shares mounted at /workspace — the same
+ * layout as Flash's own nodes ({@code <work root>/jobs/<job id>}), so tasks on both exchange files.
+ * An OOM kill is told apart from an exit 137 by a marker file the adapter reads. On an HPC cluster
+ * without Docker, `apptainer exec --containall --no-home --bind <workspace>:/workspace docker://image`
+ * takes the place of `docker run` (docs/frameworks.md).
+ */
+public final class JobScripts {
+
+    private final Path workRoot;
+    private final int pidsPerCpu;
+
+    public JobScripts(Path workRoot, int pidsPerCpu) {
+        this.workRoot = workRoot;
+        this.pidsPerCpu = pidsPerCpu;
+    }
+
+    public Path workspace(String jobId) {
+        return workRoot.resolve("jobs").resolve(jobId);
+    }
+
+    /** Where the adapter finds the mark of an attempt the kernel killed for its memory. */
+    public Path oomMarker(String jobId, String attemptId) {
+        return workspace(jobId).resolve(".flash").resolve("oom").resolve(attemptId);
+    }
+
+    public Path outputFile(String jobId, String attemptId) {
+        return workspace(jobId).resolve(".flash").resolve("logs").resolve(attemptId + ".log");
+    }
+
+    public String script(TaskReady ready) {
+        TaskDefinition task = ready.getTask();
+        String container = "flash-" + ready.getAttemptId().replaceAll("[^A-Za-z0-9_.-]", "_");
+        Path workspace = workspace(ready.getJobId());
+        double cpu = task.getResources().getCpu();
+        long pids = Math.max(256L, (long) Math.ceil(cpu * pidsPerCpu));
+        List<String> run = new ArrayList<>(List.of("docker", "run", "--name", container, "--user", "65534:65534", "--read-only",
+                "--tmpfs", "/tmp", "--cap-drop", "ALL", "--security-opt", "no-new-privileges",
+                "--network", task.getNetwork() == io.flash.schema.NetworkMode.BRIDGE ? "bridge" : "none",
+                "--pids-limit", Long.toString(pids), "--memory", Long.toString(task.getResources().getMemoryBytes()),
+                "--memory-swap", Long.toString(task.getResources().getMemoryBytes()), "--cpus", Double.toString(cpu),
+                "-v", workspace + ":/workspace", "-w", task.getWorkdir() != null ? task.getWorkdir() : "/workspace"));
+        for (Map.Entry<String, String> e : task.getEnv().entrySet()) run.addAll(List.of("-e", e.getKey() + "=" + e.getValue()));
+        run.addAll(List.of("-e", "FLASH_JOB_ID=" + ready.getJobId(), "-e", "FLASH_ATTEMPT_ID=" + ready.getAttemptId()));
+        run.add(task.getImage());
+        run.addAll(task.getCommand());
+        Path marker = oomMarker(ready.getJobId(), ready.getAttemptId());
+        return "#!/bin/sh\n"
+                + "# Flash attempt " + ready.getAttemptId() + " of job " + ready.getJobId() + "\n"
+                + "mkdir -p " + quote(workspace.toString()) + " " + quote(marker.getParent().toString()) + "\n"
+                + "chmod 0777 " + quote(workspace.toString()) + "\n"
+                + "docker rm -f " + container + " >/dev/null 2>&1\n"
+                + "trap 'docker kill " + container + " >/dev/null 2>&1' TERM INT\n"
+                + String.join(" ", run.stream().map(JobScripts::quote).toList()) + " &\n"
+                + "wait $!; rc=$?\n"
+                + "[ \"$(docker inspect -f '{{.State.OOMKilled}}' " + container + " 2>/dev/null)\" = true ] && touch " + quote(marker.toString()) + "\n"
+                + "docker rm -f " + container + " >/dev/null 2>&1\n"
+                + "exit $rc\n";
+    }
+
+    /** One word for sh: single quotes, with any single quote closed, escaped and reopened. */
+    static String quote(String word) {
+        return "'" + word.replace("'", "'\\''") + "'";
+    }
+}

@@ -1,0 +1,224 @@
+package io.flash.batch.shard;
+
+import io.flash.batch.cluster.Cluster;
+import io.flash.batch.cluster.JobScripts;
+import io.flash.common.framework.CatchUp;
+import io.flash.common.framework.FrameworkEvents;
+import io.flash.common.framework.FrameworkHeartbeats;
+import io.flash.common.framework.HoldNotices;
+import io.flash.schema.*;
+
+import java.util.*;
+
+/**
+ * One shard of a batch-cluster framework: level 2 is the cluster's own scheduler. Each attempt the
+ * dispatcher sends becomes one cluster job named after the attempt (a restarted shard finds the
+ * jobs it submitted before it could remember them, so none is submitted twice); the cluster's
+ * states become task events; cancels and fences become cancellations; the cluster's partitions
+ * become the shard's heartbeat — and a controller that does not answer stops it, so the
+ * dispatcher's DOWN and re-dispatch path takes over. No Kafka here: the topology adapts.
+ */
+public final class BatchShard {
+
+    private final BatchSettings settings;
+    private final BatchStore store;
+    private final BatchOutbox outbox;
+    private final Cluster cluster;
+    private final JobScripts scripts;
+    private final Workspaces workspaces;
+    private final FrameworkEvents events;
+    private final HoldNotices holds = new HoldNotices();
+    private final CatchUp catchUp;
+    private final int shard;
+
+    public BatchShard(BatchSettings settings, int shard, BatchStore store, BatchOutbox outbox, Cluster cluster, JobScripts scripts,
+                      Workspaces workspaces, long now) {
+        this.settings = settings;
+        this.shard = shard;
+        this.store = store;
+        this.outbox = outbox;
+        this.cluster = cluster;
+        this.scripts = scripts;
+        this.workspaces = workspaces;
+        this.events = new FrameworkEvents(settings.frameworkId(), shard);
+        this.catchUp = new CatchUp(settings.fenceAfterAbsence().toMillis(), shard, new CatchUp.Persisted() {
+            public Long lastTickAt() { return store.marks().get("lastTickAt"); }
+
+            public void ticked(long at) { store.marks().put("lastTickAt", at); }
+
+            public Long markerAt() { return store.marks().get("markerAt"); }
+
+            public void markerAt(Long at) {
+                if (at == null) store.marks().delete("markerAt");
+                else store.marks().put("markerAt", at);
+            }
+        }, now);
+    }
+
+    public void onMarker(String key, long now) {
+        noticeReturn(now);
+        if (CatchUp.isMarker(key) && catchUp.markerRead(key)) submitWaiting(now);
+    }
+
+    public void onDispatch(TaskDispatch dispatch, long now) {
+        noticeReturn(now);
+        TaskReady ready = dispatch.getReady();
+        String id = ready.getAttemptId();
+        if (ready.getCancel()) {
+            cancel(ready, now);
+        } else if (store.waiting().get(id) == null && store.submitted().get(id) == null) { // else a redelivery
+            store.waiting().put(id, dispatch);
+            if (!catchUp.holding()) submitWaiting(now);
+        }
+    }
+
+    /** Not submitted yet: dropped (and reported, unless the dispatcher fenced it). Submitted: cancelled in the cluster. */
+    private void cancel(TaskReady ready, long now) {
+        String id = ready.getAttemptId();
+        if (store.waiting().get(id) != null) {
+            store.waiting().delete(id);
+            holds.forget(id);
+            if (!ready.getFence()) outbox.event(events.cancelledWhileQueued(ready, now));
+        } else if (store.submitted().get(id) != null) {
+            store.marks().put((ready.getFence() ? "fenced/" : "cancelled/") + id, now);
+            tryCancel(id);
+        }
+    }
+
+    private void tryCancel(String attemptId) {
+        try {
+            cluster.cancel(store.clusterIds().get(attemptId));
+        } catch (Cluster.Unreachable e) {
+            // asked again every tick until the cluster reports the job ended
+        }
+    }
+
+    /** Submits what waits, in attempt order; a job already in the cluster under the attempt's name is adopted, not submitted again. */
+    private void submitWaiting(long now) {
+        List<TaskDispatch> waiting = store.waiting().values();
+        if (waiting.isEmpty() || catchUp.holding()) return;
+        try {
+            Map<String, Cluster.Job> known = cluster.jobs(waiting.stream().map(d -> d.getReady().getAttemptId()).toList());
+            for (TaskDispatch d : waiting) {
+                TaskReady r = d.getReady();
+                Cluster.Job existing = known.get(r.getAttemptId());
+                String jobId = existing != null ? existing.id() : cluster.submit(spec(r));
+                store.waiting().delete(r.getAttemptId());
+                store.submitted().put(r.getAttemptId(), d);
+                store.clusterIds().put(r.getAttemptId(), jobId);
+                store.marks().put("submitted/" + r.getAttemptId(), now);
+                holds.forget(r.getAttemptId());
+                outbox.event(events.placed(r, settings.frameworkId(), now));
+            }
+        } catch (Cluster.Unreachable e) {
+            for (TaskDispatch d : store.waiting().values()) {
+                String reason = settings.frameworkId() + " shard " + shard + ": the cluster's controller does not answer ("
+                        + e.getMessage() + ")";
+                if (holds.due(d.getReady().getAttemptId(), reason)) outbox.event(events.held(d.getReady(), reason, now));
+            }
+        }
+    }
+
+    private Cluster.JobSpec spec(TaskReady r) {
+        TaskDefinition task = r.getTask();
+        String partition = task.getNodeLabels() == null ? null : task.getNodeLabels().get("partition");
+        return new Cluster.JobSpec(r.getAttemptId(), task.getResources().getCpu(), task.getResources().getMemoryBytes(),
+                task.getTimeoutSeconds(), partition, scripts.script(r), scripts.outputFile(r.getJobId(), r.getAttemptId()).toString());
+    }
+
+    /** The shard's clock: submit, read the cluster's states, heartbeat — or, with the controller silent, nothing. */
+    public void tick(long now) {
+        noticeAbsence(now);
+        submitWaiting(now);
+        Map<String, Cluster.Job> jobs;
+        List<Cluster.Partition> partitions;
+        try {
+            jobs = cluster.jobs(store.submitted().values().stream().map(d -> d.getReady().getAttemptId()).toList());
+            partitions = cluster.partitions();
+        } catch (Cluster.Unreachable e) {
+            return; // silence: the dispatcher judges the framework DOWN and moves what it has not placed
+        }
+        List<TaskDispatch> queued = new ArrayList<>(store.waiting().values());
+        for (TaskDispatch d : store.submitted().values()) {
+            String id = d.getReady().getAttemptId();
+            Cluster.Job job = jobs.get(id);
+            if (job == null) {
+                Long submittedAt = store.marks().get("submitted/" + id);
+                if (submittedAt != null && now - submittedAt > settings.forgetAfter().toMillis()) {
+                    release(id, events.lost(d.getReady(), null, FailureClass.NODE_LOST, "the cluster no longer knows job "
+                            + store.clusterIds().get(id), now));
+                }
+                continue;
+            }
+            boolean stopping = store.marks().get("cancelled/" + id) != null || store.marks().get("fenced/" + id) != null;
+            switch (job.phase()) {
+                case QUEUED -> {
+                    queued.add(d);
+                    if (stopping) tryCancel(id);
+                }
+                case RUNNING -> {
+                    if (stopping) tryCancel(id);
+                    if (store.marks().get("started/" + id) == null) {
+                        store.marks().put("started/" + id, now);
+                        outbox.event(events.reported(d.getReady(), job.node(), report(d.getReady(), job, AttemptState.STARTED, null, null, now),
+                                null, null));
+                    }
+                }
+                default -> release(id, ended(d.getReady(), job, now));
+            }
+        }
+        List<FrameworkHeartbeats.Offer> offers = partitions.stream().filter(p -> p.nodesUp() > 0).map(p -> new FrameworkHeartbeats.Offer(
+                new Capacity(p.cpusTotal(), p.memoryTotal(), 0L, 0), new Capacity(p.cpusIdle(), p.memoryFree(), 0L, 0),
+                settings.diskType(), settings.network(), p.labels())).toList();
+        outbox.heartbeat(FrameworkHeartbeats.of(settings.frameworkId(), shard, settings.acceptLimit(), offers, queued, now));
+    }
+
+    /** How a finished job ended, in the planner's terms. */
+    private TaskEvent ended(TaskReady r, Cluster.Job job, long now) {
+        String id = r.getAttemptId();
+        Long fencedAt = store.marks().get("fenced/" + id);
+        boolean cancelledByFlash = store.marks().get("cancelled/" + id) != null || fencedAt != null;
+        if (job.phase() == Cluster.Phase.NODE_LOST) {
+            return events.lost(r, job.node(), FailureClass.NODE_LOST, "the cluster lost its node (" + job.state() + ")", now);
+        }
+        AttemptEvent report = switch (job.phase()) {
+            // A cancelled job never reports success (a fenced one's success stands: its outputs are written).
+            case SUCCEEDED -> cancelledByFlash && fencedAt == null
+                    ? report(r, job, AttemptState.CANCELLED, FailureClass.CANCELLED, "cancelled (it had just finished)", now)
+                    : report(r, job, AttemptState.SUCCEEDED, null, null, now);
+            case OUT_OF_MEMORY -> report(r, job, AttemptState.FAILED, FailureClass.OOM_KILLED, "the cluster killed it for its memory", now);
+            case TIMEOUT -> report(r, job, AttemptState.FAILED, FailureClass.TIMEOUT, "the cluster ended it at its time limit", now);
+            case PREEMPTED -> report(r, job, AttemptState.FAILED, FailureClass.PREEMPTED, "preempted by the cluster", now);
+            case CANCELLED -> cancelledByFlash ? report(r, job, AttemptState.CANCELLED, FailureClass.CANCELLED, "cancelled", now)
+                    : report(r, job, AttemptState.FAILED, FailureClass.INFRASTRUCTURE,
+                    "cancelled in the cluster by someone other than Flash (" + job.state() + ")", now);
+            default -> workspaces.oomKilled(r.getJobId(), id)
+                    ? report(r, job, AttemptState.FAILED, FailureClass.OOM_KILLED, "the kernel killed it for exceeding its memory limit", now)
+                    : report(r, job, AttemptState.FAILED, FailureClass.USER, null, now);
+        };
+        return events.reported(r, job.node(), report, fencedAt, null);
+    }
+
+    private AttemptEvent report(TaskReady r, Cluster.Job job, AttemptState state, FailureClass cause, String reason, long now) {
+        return AttemptEvent.newBuilder().setNodeId(job.node() == null ? settings.frameworkId() : job.node()).setJobId(r.getJobId())
+                .setTaskId(r.getTaskId()).setAttemptId(r.getAttemptId()).setState(state)
+                .setExitCode(state == AttemptState.STARTED ? null : job.exitCode()).setFailureClass(cause).setReason(reason)
+                .setStdoutTail(state == AttemptState.STARTED ? null : workspaces.tail(r.getJobId(), r.getAttemptId())).setAt(now).build();
+    }
+
+    private void release(String id, TaskEvent end) {
+        store.submitted().delete(id);
+        store.clusterIds().delete(id);
+        for (String mark : List.of("submitted/", "started/", "cancelled/", "fenced/")) store.marks().delete(mark + id);
+        outbox.event(end);
+    }
+
+    private void noticeReturn(long now) {
+        if (catchUp.endsAnAbsence(now)) noticeAbsence(now);
+    }
+
+    private void noticeAbsence(long now) {
+        if (catchUp.endsAnAbsence(now)) outbox.marker(catchUp.markerWritten(now));
+        catchUp.ticked(now);
+    }
+}

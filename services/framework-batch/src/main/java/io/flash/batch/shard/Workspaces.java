@@ -1,0 +1,11 @@
+package io.flash.batch.shard;
+
+/** What an attempt left in the job's workspace on the cluster's shared storage. */
+public interface Workspaces {
+
+    /** Whether the kernel killed the attempt's container for its memory (the job script leaves a mark). */
+    boolean oomKilled(String jobId, String attemptId);
+
+    /** The end of the attempt's output, or null. */
+    String tail(String jobId, String attemptId);
+}

@@ -1,0 +1,202 @@
+package io.flash.batch.shard;
+
+import io.flash.batch.cluster.Cluster;
+import io.flash.batch.cluster.JobScripts;
+import io.flash.common.state.MemoryTable;
+import io.flash.schema.*;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.*;
+
+import static io.flash.common.testing.Samples.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+/** A batch shard's decisions over a cluster in memory (the port, not a mocked library). */
+class BatchShardTest {
+
+    /** A cluster in memory: jobs by name, states set by the test. */
+    static final class MemoryCluster implements Cluster {
+        final Map<String, Job> jobs = new LinkedHashMap<>();
+        final List<String> submitted = new ArrayList<>(), cancelled = new ArrayList<>();
+        boolean down;
+        int nextId = 100;
+
+        void set(String name, Phase phase, Integer exit) {
+            Job j = jobs.get(name);
+            jobs.put(name, new Job(j.id(), name, phase, phase.name(), exit, "c1", null));
+        }
+
+        @Override public String submit(JobSpec spec) {
+            if (down) throw new Unreachable("sbatch did not answer within 10 s");
+            String id = Integer.toString(nextId++);
+            submitted.add(spec.name());
+            jobs.put(spec.name(), new Job(id, spec.name(), Phase.QUEUED, "PENDING", null, null, null));
+            return id;
+        }
+
+        @Override public Map<String, Job> jobs(List<String> names) {
+            if (down) throw new Unreachable("scontrol did not answer within 10 s");
+            Map<String, Job> found = new HashMap<>();
+            for (String n : names) if (jobs.containsKey(n)) found.put(n, jobs.get(n));
+            return found;
+        }
+
+        @Override public void cancel(String jobId) {
+            if (down) throw new Unreachable("scancel did not answer");
+            cancelled.add(jobId);
+        }
+
+        @Override public List<Partition> partitions() {
+            if (down) throw new Unreachable("sinfo did not answer");
+            return List.of(new Partition("batch", 2, 64, 60, 128L << 30, 100L << 30, Map.of("partition", "batch")));
+        }
+    }
+
+    private final MemoryCluster cluster = new MemoryCluster();
+    private final List<TaskEvent> events = new ArrayList<>();
+    private final List<FrameworkHeartbeat> heartbeats = new ArrayList<>();
+    private final MemoryTable<TaskDispatch> waiting = new MemoryTable<>(), submitted = new MemoryTable<>();
+    private final MemoryTable<String> ids = new MemoryTable<>();
+    private final MemoryTable<Long> marks = new MemoryTable<>();
+    private final Set<String> oomMarks = new HashSet<>();
+    private long now = 100_000;
+
+    private BatchShard shard() {
+        BatchStore store = new BatchStore() {
+            public MemoryTable<TaskDispatch> waiting() { return waiting; }
+            public MemoryTable<TaskDispatch> submitted() { return submitted; }
+            public MemoryTable<String> clusterIds() { return ids; }
+            public MemoryTable<Long> marks() { return marks; }
+        };
+        BatchOutbox outbox = new BatchOutbox() {
+            public void event(TaskEvent e) { events.add(e); }
+            public void heartbeat(FrameworkHeartbeat hb) { heartbeats.add(hb); }
+            public void marker(String key) { }
+        };
+        Workspaces workspaces = new Workspaces() {
+            public boolean oomKilled(String jobId, String attemptId) { return oomMarks.contains(attemptId); }
+            public String tail(String jobId, String attemptId) { return "tail of " + attemptId; }
+        };
+        return new BatchShard(new BatchSettings("slurm", 500, Duration.ofMinutes(10), Duration.ofSeconds(20), DiskType.SSD, false), 0,
+                store, outbox, cluster, new JobScripts(Path.of("/shared/flash"), 128), workspaces, now);
+    }
+
+    private final BatchShard shard = shard();
+
+    private TaskReady dispatch(String name) {
+        TaskReady r = ready("j", task(name), 1);
+        shard.onDispatch(TaskDispatch.newBuilder().setFrameworkId("slurm").setShard(0).setReady(r).setDispatchedAt(now).build(), now);
+        return r;
+    }
+
+    private List<TaskEventType> types() {
+        return events.stream().map(TaskEvent::getType).toList();
+    }
+
+    private TaskEvent last() {
+        return events.get(events.size() - 1);
+    }
+
+    private void tick() {
+        now += 2_000;
+        shard.tick(now);
+    }
+
+    @Test
+    void anAttemptBecomesOneClusterJobNamedAfterItAndItsStatesBecomeEvents() {
+        TaskReady r = dispatch("a");
+        assertEquals(List.of("j.a.1"), cluster.submitted);
+        assertEquals(List.of(TaskEventType.PLACED), types());
+        tick();
+        cluster.set("j.a.1", Cluster.Phase.RUNNING, null);
+        tick();
+        tick();
+        assertEquals(List.of(TaskEventType.PLACED, TaskEventType.STARTED), types(), "started once");
+        cluster.set("j.a.1", Cluster.Phase.SUCCEEDED, 0);
+        tick();
+        assertEquals(TaskEventType.SUCCEEDED, last().getType());
+        assertEquals("tail of j.a.1", last().getStdoutTail());
+        assertEquals("c1", last().getNodeId());
+        assertTrue(submitted.isEmpty() && ids.isEmpty(), "released");
+        tick();
+        assertEquals(3, events.size(), "reported once: PLACED, STARTED, SUCCEEDED");
+        assertNotNull(r);
+    }
+
+    @Test
+    void eachWayAClusterJobEndsHasItsFailureClass() {
+        Map<String, Cluster.Phase> ends = new LinkedHashMap<>();
+        ends.put("user", Cluster.Phase.FAILED);
+        ends.put("oom", Cluster.Phase.OUT_OF_MEMORY);
+        ends.put("slow", Cluster.Phase.TIMEOUT);
+        ends.put("node", Cluster.Phase.NODE_LOST);
+        ends.put("pre", Cluster.Phase.PREEMPTED);
+        ends.put("admin", Cluster.Phase.CANCELLED);
+        ends.put("kernel", Cluster.Phase.FAILED);
+        ends.keySet().forEach(this::dispatch);
+        oomMarks.add("j.kernel.1");
+        ends.forEach((name, phase) -> cluster.set("j." + name + ".1", phase, phase == Cluster.Phase.FAILED ? (name.equals("user") ? 3 : 137) : null));
+        tick();
+        Map<String, TaskEvent> byTask = new HashMap<>();
+        events.stream().filter(e -> e.getType() != TaskEventType.PLACED).forEach(e -> byTask.put(e.getTaskId(), e));
+        assertEquals(FailureClass.USER, byTask.get("j.user").getFailureClass());
+        assertEquals(3, byTask.get("j.user").getExitCode());
+        assertEquals(FailureClass.OOM_KILLED, byTask.get("j.oom").getFailureClass());
+        assertEquals(FailureClass.OOM_KILLED, byTask.get("j.kernel").getFailureClass(), "the container's own OOM mark");
+        assertEquals(FailureClass.TIMEOUT, byTask.get("j.slow").getFailureClass());
+        assertEquals(TaskEventType.LOST, byTask.get("j.node").getType());
+        assertEquals(FailureClass.NODE_LOST, byTask.get("j.node").getFailureClass());
+        assertEquals(FailureClass.PREEMPTED, byTask.get("j.pre").getFailureClass());
+        assertEquals(FailureClass.INFRASTRUCTURE, byTask.get("j.admin").getFailureClass(), "cancelled by someone else: not the user's");
+    }
+
+    @Test
+    void aJobAlreadyInTheClusterUnderTheAttemptsNameIsAdoptedNotSubmittedAgain() {
+        cluster.jobs.put("j.a.1", new Cluster.Job("42", "j.a.1", Cluster.Phase.RUNNING, "RUNNING", null, "c1", null));
+        dispatch("a"); // the shard submitted it, then died before it could remember
+        assertTrue(cluster.submitted.isEmpty());
+        assertEquals("42", ids.get("j.a.1"));
+        dispatch("a"); // and a redelivery changes nothing
+        assertEquals(1, types().stream().filter(t -> t == TaskEventType.PLACED).count());
+    }
+
+    @Test
+    void aSilentControllerStopsTheHeartbeatAndHoldsWhatWaitsUntilItAnswers() {
+        tick();
+        assertEquals(1, heartbeats.size());
+        assertEquals(64.0, heartbeats.get(0).getTotal().getCpu());
+        assertEquals(60.0, heartbeats.get(0).getFree().getCpu());
+        assertEquals(List.of("partition=batch"), heartbeats.get(0).getNodeLabels());
+        cluster.down = true;
+        dispatch("a");
+        tick();
+        assertEquals(1, heartbeats.size(), "no heartbeat while the controller is silent");
+        assertEquals(List.of(TaskEventType.HELD), types());
+        assertTrue(events.get(0).getReason().contains("the cluster's controller does not answer"), events.get(0).getReason());
+        cluster.down = false;
+        tick();
+        assertEquals(List.of("j.a.1"), cluster.submitted);
+        assertEquals(2, heartbeats.size());
+        assertEquals(1, heartbeats.get(1).getQueued(), "pending in the cluster counts as queued demand");
+    }
+
+    @Test
+    void aCancelStopsTheJobAndItNeverReportsSuccessWhileAFencedOnesEndIsTheFrameworks() {
+        TaskReady a = dispatch("a"), b = dispatch("b");
+        shard.onDispatch(TaskDispatch.newBuilder().setFrameworkId("slurm").setShard(0)
+                .setReady(TaskReady.newBuilder(a).setCancel(true).build()).setDispatchedAt(now).build(), now);
+        shard.onDispatch(TaskDispatch.newBuilder().setFrameworkId("slurm").setShard(0)
+                .setReady(TaskReady.newBuilder(b).setCancel(true).setFence(true).build()).setDispatchedAt(now).build(), now);
+        assertEquals(List.of("100", "101"), cluster.cancelled);
+        cluster.set("j.a.1", Cluster.Phase.SUCCEEDED, 0); // it finished as the cancel arrived
+        cluster.set("j.b.1", Cluster.Phase.CANCELLED, null);
+        tick();
+        Map<String, TaskEvent> byTask = new HashMap<>();
+        events.stream().filter(e -> e.getType() != TaskEventType.PLACED).forEach(e -> byTask.put(e.getTaskId(), e));
+        assertEquals(TaskEventType.CANCELLED, byTask.get("j.a").getType());
+        assertEquals(TaskEventType.LOST, byTask.get("j.b").getType());
+        assertEquals(FailureClass.FRAMEWORK_LOST, byTask.get("j.b").getFailureClass());
+    }
+}
