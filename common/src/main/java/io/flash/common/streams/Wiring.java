@@ -24,6 +24,13 @@ public final class Wiring {
         topology.addSink(name, topic.name(), topic.keySerde().serializer(), topic.valueSerde().serializer(), parents);
     }
 
+    /** A framework shard's catch-up markers ({@code CatchUp}), each back to the shard's own tasks partition. */
+    public static void markerSink(Topology topology, String name, Topic<String, ?> tasks, String... parents) {
+        topology.addSink(name, tasks.name(), tasks.keySerde().serializer(), tasks.valueSerde().serializer(),
+                (String topic, String key, Object value, int partitions) ->
+                        java.util.Optional.of(java.util.Set.of(io.flash.common.framework.CatchUp.shardOf(key) % partitions)), parents);
+    }
+
     /** A changelogged store of {@code processors}, restored on takeover. */
     public static <V> void store(Topology topology, String name, Serde<V> values, String... processors) {
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), values)

@@ -59,10 +59,7 @@ public final class EcsTopology {
         Wiring.store(topology, SHARD_STORE, Serdes.Long(), SCHEDULER);
         Wiring.sink(topology, ASSIGNMENTS_SINK, topics.frameworkAssignments(fw), SCHEDULER);
         Wiring.sink(topology, EVENTS_SINK, topics.tasksEvents, SCHEDULER);
-        topology.addSink(OWN_TASKS_SINK, topics.frameworkTasks(fw).name(), topics.frameworkTasks(fw).keySerde().serializer(),
-                topics.frameworkTasks(fw).valueSerde().serializer(),
-                (String topic, String key, TaskDispatch value, int partitions) -> java.util.Optional.of(java.util.Set.of(CatchUp.shardOf(key) % partitions)),
-                SCHEDULER);
+        Wiring.markerSink(topology, OWN_TASKS_SINK, topics.frameworkTasks(fw), SCHEDULER);
         Wiring.sink(topology, HEARTBEAT_SINK, topics.frameworkHeartbeats, SCHEDULER);
         return topology;
     }

@@ -1,0 +1,52 @@
+package io.flash.batch.app;
+
+import io.flash.batch.cluster.Cluster;
+import io.flash.batch.cluster.JobScripts;
+import io.flash.batch.cluster.Slurm;
+import io.flash.batch.shard.BatchSettings;
+import io.flash.batch.topology.BatchTopology;
+import io.flash.common.serde.RegistryValueSerdes;
+import io.flash.common.topics.FlashTopics;
+import io.flash.schema.DiskType;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
+import org.apache.kafka.streams.Topology;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Locale;
+
+/** Hands the batch framework's topology to Quarkus, with the cluster it serves (its topics: {@link FrameworkTopicsBootstrap}). */
+@ApplicationScoped
+public class BatchStreams {
+
+    @Produces
+    Topology topology(@ConfigProperty(name = "flash.registry.url") String registryUrl,
+                      @ConfigProperty(name = "flash.framework.id") String frameworkId,
+                      @ConfigProperty(name = "flash.batch.cluster") String kind,
+                      @ConfigProperty(name = "flash.batch.call-timeout") Duration callTimeout,
+                      @ConfigProperty(name = "flash.framework.tick") Duration tick,
+                      @ConfigProperty(name = "flash.framework.accept-limit") int acceptLimit,
+                      @ConfigProperty(name = "flash.batch.forget-after") Duration forgetAfter,
+                      @ConfigProperty(name = "flash.framework.fence-after-absence") Duration fenceAfterAbsence,
+                      @ConfigProperty(name = "flash.batch.work-root") String workRoot,
+                      @ConfigProperty(name = "flash.batch.disk-type") String diskType,
+                      @ConfigProperty(name = "flash.batch.network") boolean network,
+                      @ConfigProperty(name = "flash.batch.pids-per-cpu") int pidsPerCpu) {
+        Cluster cluster = switch (kind.toLowerCase(Locale.ROOT)) {
+            case "slurm" -> new Slurm(callTimeout);
+            default -> throw new IllegalArgumentException("flash.batch.cluster=" + kind + ": write slurm (Grid Engine is not there yet)");
+        };
+        JobScripts scripts = new JobScripts(Path.of(workRoot), pidsPerCpu);
+        return BatchTopology.build(new FlashTopics(new RegistryValueSerdes(registryUrl)),
+                new BatchSettings(frameworkId, acceptLimit, forgetAfter, fenceAfterAbsence, DiskType.valueOf(diskType.toUpperCase(Locale.ROOT)),
+                        network), tick, cluster, scripts, new FileWorkspaces(scripts), Clock.systemUTC());
+    }
+
+    /** A stream thread that stops polling says where it waits (StuckThreadWatch). */
+    void watch(@jakarta.enterprise.event.Observes io.quarkus.runtime.StartupEvent start, org.apache.kafka.streams.KafkaStreams streams) {
+        io.flash.common.streams.StuckThreadWatch.start(streams);
+    }
+}

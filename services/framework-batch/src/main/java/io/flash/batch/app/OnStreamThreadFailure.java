@@ -1,0 +1,9 @@
+package io.flash.batch.app;
+
+import io.flash.common.streams.ReplaceFailedThread;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+
+/** Quarkus gives this bean to the Kafka Streams client: a failed stream thread is replaced, not fatal. */
+@jakarta.inject.Singleton
+public class OnStreamThreadFailure extends ReplaceFailedThread implements StreamsUncaughtExceptionHandler {
+}
