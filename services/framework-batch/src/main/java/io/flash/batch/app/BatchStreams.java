@@ -37,7 +37,8 @@ public class BatchStreams {
                       @ConfigProperty(name = "flash.batch.pids-per-cpu") int pidsPerCpu) {
         Cluster cluster = switch (kind.toLowerCase(Locale.ROOT)) {
             case "slurm" -> new Slurm(callTimeout);
-            default -> throw new IllegalArgumentException("flash.batch.cluster=" + kind + ": write slurm (Grid Engine is not there yet)");
+            case "gridengine", "sge" -> new io.flash.batch.cluster.GridEngine(callTimeout);
+            default -> throw new IllegalArgumentException("flash.batch.cluster=" + kind + ": write slurm or gridengine");
         };
         JobScripts scripts = new JobScripts(Path.of(workRoot), pidsPerCpu);
         return BatchTopology.build(new FlashTopics(new RegistryValueSerdes(registryUrl)),

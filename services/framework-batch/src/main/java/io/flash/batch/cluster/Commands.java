@@ -13,9 +13,16 @@ final class Commands {
     }
 
     private final Duration timeout;
+    private final java.util.Map<String, String> env;
 
     Commands(Duration timeout) {
+        this(timeout, java.util.Map.of());
+    }
+
+    /** @param env set for every command, over this process's environment */
+    Commands(Duration timeout, java.util.Map<String, String> env) {
         this.timeout = timeout;
+        this.env = env;
     }
 
     /** @throws Cluster.Unreachable when the tool is missing, does not finish in time, or fails */
@@ -30,7 +37,9 @@ final class Commands {
     Result tryRun(List<String> command, String stdin) {
         Process p;
         try {
-            p = new ProcessBuilder(command).start();
+            ProcessBuilder builder = new ProcessBuilder(command);
+            builder.environment().putAll(env);
+            p = builder.start();
         } catch (IOException e) {
             throw new Cluster.Unreachable("cannot run " + command.get(0) + ": " + e.getMessage());
         }

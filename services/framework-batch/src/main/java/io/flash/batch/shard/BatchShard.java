@@ -121,7 +121,9 @@ public final class BatchShard {
 
     private Cluster.JobSpec spec(TaskReady r) {
         TaskDefinition task = r.getTask();
-        String partition = task.getNodeLabels() == null ? null : task.getNodeLabels().get("partition");
+        // A Slurm partition or a Grid Engine queue, named by the task's node labels.
+        Map<String, String> labels = task.getNodeLabels() == null ? Map.of() : task.getNodeLabels();
+        String partition = labels.getOrDefault("partition", labels.get("queue"));
         return new Cluster.JobSpec(r.getAttemptId(), task.getResources().getCpu(), task.getResources().getMemoryBytes(),
                 task.getTimeoutSeconds(), partition, scripts.script(r), scripts.outputFile(r.getJobId(), r.getAttemptId()).toString());
     }
