@@ -23,7 +23,7 @@ public final class JobScripts {
     private final int pidsPerCpu;
 
     public JobScripts(Path workRoot, int pidsPerCpu) {
-        this.workRoot = workRoot;
+        this.workRoot = workRoot.toAbsolutePath().normalize(); // docker -v and the cluster need it whole
         this.pidsPerCpu = pidsPerCpu;
     }
 
