@@ -93,4 +93,49 @@ class BatchClustersTest extends StackTest {
             assertEquals(FailureClass.OOM_KILLED, oom.getFailureClass(), fw + ": " + result);
         }
     }
+
+    private static String sh(String... command) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        p.waitFor(30, TimeUnit.SECONDS);
+        return out;
+    }
+
+    @Test
+    void aCancelledClusterJobIsGoneFromTheClusterAndTheJobEndsCancelled() throws Exception {
+        JobSubmission job = job("""
+                name: cancel-on-slurm
+                tasks:
+                  - {name: sleepy, image: "flash/shell:1", framework: slurm, command: "sleep 300"}
+                """);
+        client.submit(job);
+        String jobId = io.flash.common.ids.JobIds.forSubmission(job.getSubmissionId());
+        awaitFirstTask(jobId, "RUNNING");
+        assertTrue(sh("squeue", "-h", "-o", "%j").contains(jobId + ".sleepy.1"), "running in Slurm");
+        client.cancel(jobId, "e2e");
+        JobResult result = client.awaitOutcome(job.getSubmissionId(), Duration.ofSeconds(60)).orElseThrow().result();
+        assertEquals(JobState.CANCELLED, result.getState(), result.toString());
+        assertFalse(sh("squeue", "-h", "-o", "%j").contains(jobId), "gone from squeue");
+        assertFalse(sh("docker", "ps", "--format", "{{.Names}}").contains(jobId), "its container is gone");
+    }
+
+    @Test
+    void theAdapterKilledMidRunResumesWithoutSubmittingTwice() throws Exception {
+        JobSubmission job = job("""
+                name: adapter-restart
+                tasks:
+                  - {name: steady, image: "flash/shell:1", framework: slurm, command: "sleep 8; echo survived"}
+                """);
+        client.submit(job);
+        String jobId = io.flash.common.ids.JobIds.forSubmission(job.getSubmissionId());
+        awaitFirstTask(jobId, "RUNNING");
+        stack.kill("framework-slurm");
+        Thread.sleep(2_000);
+        adapter("slurm", 0);
+        JobResult result = client.awaitOutcome(job.getSubmissionId(), Duration.ofSeconds(120)).orElseThrow().result();
+        assertEquals(JobState.SUCCEEDED, result.getState(), result.toString());
+        assertEquals(1, task(result, "steady").getAttempts(), "one attempt");
+        String jobs = sh("scontrol", "show", "job", "-o");
+        assertEquals(1, jobs.lines().filter(l -> l.contains("JobName=" + jobId + ".steady.1 ")).count(), "one cluster job of that name");
+    }
 }
