@@ -27,10 +27,16 @@ start() {
   install
   mkdir -p "$WORK"
   master="$(cat "$SGE_ROOT/$SGE_CELL/common/act_qmaster")"
-  # The installer names the master after what 127.0.0.1 resolves to; make this host's name an alias of it.
-  [ "$master" = "$(hostname)" ] || echo "$master $(hostname)" > "$SGE_ROOT/$SGE_CELL/common/host_aliases"
+  # The qmaster names itself after what 127.0.0.1 resolves to (localhost here), which on a fresh
+  # install differs from the name the installer wrote: make this host's name an alias of both, before
+  # the master starts, or no client is let in.
+  local resolved; resolved="$(getent hosts 127.0.0.1 | awk '{print $2; exit}')"
+  for name in "$resolved" "$master"; do
+    if [ -n "$name" ] && [ "$name" != "$(hostname)" ]; then echo "$name $(hostname)" > "$SGE_ROOT/$SGE_CELL/common/host_aliases"; break; fi
+  done
   /etc/init.d/gridengine-master restart >/dev/null 2>&1 || /etc/init.d/gridengine-master start
   for _ in $(seq 1 30); do qconf -sh >/dev/null 2>&1 && break; sleep 1; done
+  master="$(cat "$SGE_ROOT/$SGE_CELL/common/act_qmaster")"
   qconf -ah "$master" >/dev/null 2>&1 || true
   qconf -as "$master" >/dev/null 2>&1 || true
   printf 'hostname %s\nload_scaling NONE\ncomplex_values NONE\nuser_lists NONE\nxuser_lists NONE\nprojects NONE\nxprojects NONE\nusage_scaling NONE\nreport_variables NONE\n' \
