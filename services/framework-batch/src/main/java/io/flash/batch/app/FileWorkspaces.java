@@ -25,6 +25,15 @@ final class FileWorkspaces implements Workspaces {
     }
 
     @Override
+    public Integer exitStatus(String jobId, String attemptId) {
+        try {
+            return Integer.valueOf(Files.readString(scripts.exitFile(jobId, attemptId)).strip());
+        } catch (IOException | NumberFormatException e) {
+            return null;
+        }
+    }
+
+    @Override
     public String tail(String jobId, String attemptId) {
         Path file = scripts.outputFile(jobId, attemptId);
         if (!Files.exists(file)) return null;

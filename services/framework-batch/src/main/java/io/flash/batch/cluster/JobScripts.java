@@ -36,6 +36,11 @@ public final class JobScripts {
         return workspace(jobId).resolve(".flash").resolve("oom").resolve(attemptId);
     }
 
+    /** The exit status the job script writes when its container ends: the truth once the cluster has forgotten the job. */
+    public Path exitFile(String jobId, String attemptId) {
+        return workspace(jobId).resolve(".flash").resolve("exit").resolve(attemptId);
+    }
+
     public Path outputFile(String jobId, String attemptId) {
         return workspace(jobId).resolve(".flash").resolve("logs").resolve(attemptId + ".log");
     }
@@ -57,9 +62,11 @@ public final class JobScripts {
         run.add(task.getImage());
         run.addAll(task.getCommand());
         Path marker = oomMarker(ready.getJobId(), ready.getAttemptId());
+        Path exit = exitFile(ready.getJobId(), ready.getAttemptId());
         return "#!/bin/sh\n"
                 + "# Flash attempt " + ready.getAttemptId() + " of job " + ready.getJobId() + "\n"
-                + "mkdir -p " + quote(workspace.toString()) + " " + quote(marker.getParent().toString()) + "\n"
+                + "mkdir -p " + quote(workspace.toString()) + " " + quote(marker.getParent().toString()) + " "
+                + quote(exit.getParent().toString()) + "\n"
                 + "chmod 0777 " + quote(workspace.toString()) + "\n"
                 + "docker rm -f " + container + " >/dev/null 2>&1\n"
                 + "trap 'docker kill " + container + " >/dev/null 2>&1' TERM INT\n"
@@ -67,6 +74,7 @@ public final class JobScripts {
                 + "wait $!; rc=$?\n"
                 + "[ \"$(docker inspect -f '{{.State.OOMKilled}}' " + container + " 2>/dev/null)\" = true ] && touch " + quote(marker.toString()) + "\n"
                 + "docker rm -f " + container + " >/dev/null 2>&1\n"
+                + "echo $rc > " + quote(exit.toString()) + "\n"
                 + "exit $rc\n";
     }
 

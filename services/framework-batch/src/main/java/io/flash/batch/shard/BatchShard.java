@@ -144,7 +144,13 @@ public final class BatchShard {
         for (TaskDispatch d : store.submitted().values()) {
             String id = d.getReady().getAttemptId();
             Cluster.Job job = jobs.get(id);
-            if (job == null) {
+            if (job == null) { // forgotten by the cluster already (a short MinJobAge): the job script left its exit status
+                Integer exit = workspaces.exitStatus(d.getReady().getJobId(), id);
+                if (exit != null) {
+                    release(id, ended(d.getReady(), new Cluster.Job(store.clusterIds().get(id), id,
+                            exit == 0 ? Cluster.Phase.SUCCEEDED : Cluster.Phase.FAILED, "exited " + exit, exit, null, null), now));
+                    continue;
+                }
                 Long submittedAt = store.marks().get("submitted/" + id);
                 if (submittedAt != null && now - submittedAt > settings.forgetAfter().toMillis()) {
                     release(id, events.lost(d.getReady(), null, FailureClass.NODE_LOST, "the cluster no longer knows job "

@@ -61,6 +61,7 @@ class BatchShardTest {
     private final MemoryTable<String> ids = new MemoryTable<>();
     private final MemoryTable<Long> marks = new MemoryTable<>();
     private final Set<String> oomMarks = new HashSet<>();
+    private final Map<String, Integer> exits = new HashMap<>();
     private long now = 100_000;
 
     private BatchShard shard() {
@@ -78,6 +79,7 @@ class BatchShardTest {
         Workspaces workspaces = new Workspaces() {
             public boolean oomKilled(String jobId, String attemptId) { return oomMarks.contains(attemptId); }
             public String tail(String jobId, String attemptId) { return "tail of " + attemptId; }
+            public Integer exitStatus(String jobId, String attemptId) { return exits.get(attemptId); }
         };
         return new BatchShard(new BatchSettings("slurm", 500, Duration.ofMinutes(10), Duration.ofSeconds(20), DiskType.SSD, false), 0,
                 store, outbox, cluster, new JobScripts(Path.of("/shared/flash"), 128), workspaces, now);
@@ -198,5 +200,20 @@ class BatchShardTest {
         assertEquals(TaskEventType.CANCELLED, byTask.get("j.a").getType());
         assertEquals(TaskEventType.LOST, byTask.get("j.b").getType());
         assertEquals(FailureClass.FRAMEWORK_LOST, byTask.get("j.b").getFailureClass());
+    }
+
+    @Test
+    void aJobTheClusterForgotEndsByTheExitStatusItsScriptLeft() {
+        dispatch("quick");
+        dispatch("lost");
+        cluster.jobs.clear(); // both finished and purged between two polls (MinJobAge of 2 s)
+        exits.put("j.quick.1", 0);
+        tick();
+        assertEquals(TaskEventType.SUCCEEDED, last().getType());
+        assertEquals("j.quick", last().getTaskId());
+        now += Duration.ofMinutes(11).toMillis();
+        tick();
+        assertEquals(TaskEventType.LOST, last().getType(), "no exit status, forgotten for longer than forget-after");
+        assertEquals(FailureClass.NODE_LOST, last().getFailureClass());
     }
 }
