@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Slurm through Flash (issue 18) against Slurm alone, same run, same cluster (bench/peers/slurm.sh
+# Slurm through Flash (issue 18) against Slurm alone, same run, same cluster (infra/clusters/slurm.sh
 # start tuned; root): the makespan of N one-second container tasks — one scattered task of N
 # shards sent to framework "slurm" vs N sbatch jobs of the same `docker run` submitted directly —
 # and one task's submit -> running latency over R rounds each way. Needs a running platform
@@ -11,7 +11,7 @@ N="${1:-200}" R="${2:-20}"
 port="${FLASH_BATCH_PORT:-8095}"
 export FLASH_API_URL="${FLASH_API_URL:-http://127.0.0.1:${FLASH_HTTP_PORT_BASE:-8090}}"
 work="${FLASH_WORK_ROOT:-${FLASH_DATA_DIR:-$HOME/.flash}/work}"
-bash bench/peers/slurm.sh start tuned >/dev/null
+bash infra/clusters/slurm.sh start tuned >/dev/null
 if ! curl -fsS "http://127.0.0.1:$port/q/health/ready" >/dev/null 2>&1; then
   FLASH_FRAMEWORK_ID=slurm FLASH_BATCH_CLUSTER=slurm FLASH_WORK_ROOT="$work" nohup java -Xmx384m -XX:+UseSerialGC \
     -XX:TieredStopAtLevel=1 -Dquarkus.http.port="$port" -jar services/framework-batch/target/quarkus-app/quarkus-run.jar \

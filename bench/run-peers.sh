@@ -16,10 +16,10 @@ RATE[flash]="$(awk '/^flash, full load/ {gsub(",", "", $5); print $5}' bench/tar
 for peer in slurm gridengine; do
   for mode in default tuned; do
     echo "== $peer ($mode): $N jobs"
-    bench/peers/$peer.sh start "$mode"
-    read -r _ jobs _ secs < <(bench/peers/$peer.sh run "$N" | tail -1)
+    infra/clusters/$peer.sh start "$mode"
+    read -r _ jobs _ secs < <(infra/clusters/$peer.sh run "$N" | tail -1)
     RATE[$peer-$mode]="$(rate "$jobs" "$secs")"
-    bench/peers/$peer.sh stop
+    infra/clusters/$peer.sh stop
   done
 done
 printf '\n%-22s %10s %14s\n' "$N trivial jobs" "jobs/s" "flash / this"

@@ -5,7 +5,9 @@
 #   1. Debian packages that are missing (one `apt-get install`): curl, busybox-static (the flash/shell
 #      image), docker.io (when no engine answers and none is installed), the genomics tools and
 #      reference genomes the flash/tools image is made of; with --for-tests also docker-registry and
-#      apache2-utils (the private-registry test).
+#      apache2-utils (the private-registry test), and the one-machine Slurm and Grid Engine the batch
+#      adapter's tests run against (slurm-wlm, munge, gridengine-*; infra/clusters/ configures and
+#      starts them when a test needs them).
 #   2. A Docker engine: when none answers, `dockerd` is started in the background (log:
 #      $FLASH_DATA_DIR/logs/dockerd.log, pid: $FLASH_DATA_DIR/dockerd.pid). It is left running;
 #      `bin/flash down` says so and `bin/flash down --engine` stops it.
@@ -36,6 +38,11 @@ fi
 if [ $for_tests = 1 ]; then
   command -v docker-registry >/dev/null || need_pkg docker-registry
   command -v htpasswd >/dev/null || need_pkg apache2-utils
+  command -v slurmctld >/dev/null || need_pkg slurm-wlm
+  command -v munged >/dev/null || need_pkg munge
+  if ! [ -x /usr/lib/gridengine/sge_qmaster ] || ! command -v qsub >/dev/null; then
+    for p in gridengine-master gridengine-exec gridengine-client; do need_pkg "$p"; done
+  fi
 fi
 start_engine=0
 [ $simulated = 1 ] || engine_answers || start_engine=1
@@ -55,6 +62,8 @@ if [ ${#packages[@]} -gt 0 ]; then
   command -v apt-get >/dev/null || die "missing: ${packages[*]}; this is not a Debian machine, install their equivalents"
   log "prepare: installing ${packages[*]} (Debian packages; the first run takes a minute or two)"
   apt-get update -qq
+  # Grid Engine's packages configure a cell for this host without asking (infra/clusters/gridengine.sh).
+  [[ " ${packages[*]} " != *" gridengine-master "* ]] || bash "$FLASH_HOME/infra/clusters/gridengine.sh" preseed
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
   step "installed ${#packages[@]} packages"
 else

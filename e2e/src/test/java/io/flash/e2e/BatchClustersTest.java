@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * Slurm and Grid Engine as Flash frameworks, on real one-machine clusters (bench/peers/*.sh start
+ * Slurm and Grid Engine as Flash frameworks, on real one-machine clusters (infra/clusters/*.sh start
  * them, installing Debian's packages if needed): one DAG over ecs, Slurm and Grid Engine with files
  * passing through the workspace; exit codes and OOM from the clusters; a cancel of a running
  * cluster job; the adapter killed mid-run.
@@ -28,7 +28,7 @@ class BatchClustersTest extends StackTest {
     @BeforeAll
     void startClustersAndAdapters() throws Exception {
         for (String peer : List.of("slurm", "gridengine")) {
-            Process p = new ProcessBuilder("bash", HOME.resolve("bench/peers/" + peer + ".sh").toString(), "start", "tuned")
+            Process p = new ProcessBuilder("bash", HOME.resolve("infra/clusters/" + peer + ".sh").toString(), "start", "tuned")
                     .inheritIO().start();
             assertTrue(p.waitFor(5, TimeUnit.MINUTES) && p.exitValue() == 0, peer + " did not start");
         }

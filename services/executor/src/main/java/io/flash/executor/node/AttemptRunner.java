@@ -90,8 +90,9 @@ final class AttemptRunner {
                 command = List.of("/bin/sh", "/work/" + STREAM_SCRIPT);
             }
             List<String> finalCommand = command;
+            TaskDefinition placed = placedOn(task);
             return createTime.recordCallable(() -> docker.create(settings.nodeId(), assignment.getJobId(), assignment.getTaskId(),
-                    assignment.getAttemptId(), task, finalCommand, dirs.workspace(), dirs.work(), settings.sandbox().pidsPerCpu()));
+                    assignment.getAttemptId(), placed, finalCommand, dirs.workspace(), dirs.work(), settings.sandbox().pidsPerCpu()));
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
@@ -321,5 +322,13 @@ final class AttemptRunner {
     static String message(Throwable e) {
         String m = e.getMessage();
         return m == null ? e.getClass().getSimpleName() : m.strip();
+    }
+
+    /** The task as it runs here: its environment also names the framework and node (as on a batch cluster's). */
+    private TaskDefinition placedOn(TaskDefinition task) {
+        Map<String, String> env = new java.util.LinkedHashMap<>(task.getEnv());
+        env.put("FLASH_FRAMEWORK_ID", settings.frameworkId());
+        env.put("FLASH_NODE_ID", settings.nodeId());
+        return TaskDefinition.newBuilder(task).setEnv(env).build();
     }
 }

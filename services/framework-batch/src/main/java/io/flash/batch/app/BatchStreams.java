@@ -40,7 +40,7 @@ public class BatchStreams {
             case "gridengine", "sge" -> new io.flash.batch.cluster.GridEngine(callTimeout);
             default -> throw new IllegalArgumentException("flash.batch.cluster=" + kind + ": write slurm or gridengine");
         };
-        JobScripts scripts = new JobScripts(Path.of(workRoot), pidsPerCpu);
+        JobScripts scripts = new JobScripts(frameworkId, Path.of(workRoot), pidsPerCpu);
         return BatchTopology.build(new FlashTopics(new RegistryValueSerdes(registryUrl)),
                 new BatchSettings(frameworkId, acceptLimit, forgetAfter, fenceAfterAbsence, DiskType.valueOf(diskType.toUpperCase(Locale.ROOT)),
                         network), tick, cluster, scripts, new FileWorkspaces(scripts), Clock.systemUTC());

@@ -25,6 +25,32 @@ final class FileWorkspaces implements Workspaces {
     }
 
     @Override
+    public boolean timedOut(String jobId, String attemptId) {
+        return Files.exists(scripts.timeoutMarker(jobId, attemptId));
+    }
+
+    @Override
+    public Output output(String jobId, String attemptId, long from, int max, boolean toTheEnd) {
+        Path file = scripts.outputFile(jobId, attemptId);
+        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "r")) {
+            long length = f.length();
+            if (length <= from) return new Output("", from, 0);
+            byte[] bytes = new byte[(int) Math.min(max, length - from)];
+            f.seek(from);
+            f.readFully(bytes);
+            int end = bytes.length;
+            if (!toTheEnd) { // whole lines only: the rest comes with the next piece
+                while (end > 0 && bytes[end - 1] != '\n') end--;
+                if (end == 0 && bytes.length == max) end = max; // one line longer than a piece: cut it
+            }
+            long skipped = toTheEnd ? length - from - end : 0;
+            return new Output(new String(bytes, 0, end, StandardCharsets.UTF_8), from + end + skipped, skipped);
+        } catch (IOException e) {
+            return new Output("", from, 0); // not written yet
+        }
+    }
+
+    @Override
     public Integer exitStatus(String jobId, String attemptId) {
         try {
             return Integer.valueOf(Files.readString(scripts.exitFile(jobId, attemptId)).strip());

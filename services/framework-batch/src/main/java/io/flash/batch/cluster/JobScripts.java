@@ -13,16 +13,18 @@ import java.util.Map;
  * (non-root, read-only root, no capabilities, no network unless asked, a pids limit, the task's cpu
  * and memory), the job's workspace from storage the cluster shares mounted at /workspace — the same
  * layout as Flash's own nodes ({@code <work root>/jobs/<job id>}), so tasks on both exchange files.
- * An OOM kill is told apart from an exit 137 by a marker file the adapter reads. On an HPC cluster
+ * An OOM kill and the task's timeout are told apart from an exit 137 by marker files the adapter reads. On an HPC cluster
  * without Docker, `apptainer exec --containall --no-home --bind <workspace>:/workspace docker://image`
  * takes the place of `docker run` (docs/frameworks.md).
  */
 public final class JobScripts {
 
+    private final String frameworkId;
     private final Path workRoot;
     private final int pidsPerCpu;
 
-    public JobScripts(Path workRoot, int pidsPerCpu) {
+    public JobScripts(String frameworkId, Path workRoot, int pidsPerCpu) {
+        this.frameworkId = frameworkId;
         this.workRoot = workRoot.toAbsolutePath().normalize(); // docker -v and the cluster need it whole
         this.pidsPerCpu = pidsPerCpu;
     }
@@ -39,6 +41,19 @@ public final class JobScripts {
     /** The exit status the job script writes when its container ends: the truth once the cluster has forgotten the job. */
     public Path exitFile(String jobId, String attemptId) {
         return workspace(jobId).resolve(".flash").resolve("exit").resolve(attemptId);
+    }
+
+    /** The mark of an attempt the job script ended at the task's timeout. */
+    public Path timeoutMarker(String jobId, String attemptId) {
+        return workspace(jobId).resolve(".flash").resolve("timeout").resolve(attemptId);
+    }
+
+    /**
+     * The cluster's own time limit: a backstop a minute past the task's timeout, which the job
+     * script enforces to the second (Slurm counts limits in minutes and checks them every 30 s).
+     */
+    public static Long clusterTimeLimitSeconds(Long taskTimeoutSeconds) {
+        return taskTimeoutSeconds == null ? null : taskTimeoutSeconds + 60;
     }
 
     public Path outputFile(String jobId, String attemptId) {
@@ -58,20 +73,32 @@ public final class JobScripts {
                 "--memory-swap", Long.toString(task.getResources().getMemoryBytes()), "--cpus", Double.toString(cpu),
                 "-v", workspace + ":/workspace", "-w", task.getWorkdir() != null ? task.getWorkdir() : "/workspace"));
         for (Map.Entry<String, String> e : task.getEnv().entrySet()) run.addAll(List.of("-e", e.getKey() + "=" + e.getValue()));
-        run.addAll(List.of("-e", "FLASH_JOB_ID=" + ready.getJobId(), "-e", "FLASH_ATTEMPT_ID=" + ready.getAttemptId()));
+        // The executor's variables, so a task reads the same wherever it runs.
+        run.addAll(List.of("-e", "FLASH_JOB_ID=" + ready.getJobId(), "-e", "FLASH_TASK_ID=" + ready.getTaskId(),
+                "-e", "FLASH_ATTEMPT_ID=" + ready.getAttemptId(), "-e", "FLASH_WORKSPACE=/workspace",
+                "-e", "FLASH_FRAMEWORK_ID=" + frameworkId, "-e", "FLASH_NODE_ID")); // exported by the script
         run.add(task.getImage());
         run.addAll(task.getCommand());
         Path marker = oomMarker(ready.getJobId(), ready.getAttemptId());
         Path exit = exitFile(ready.getJobId(), ready.getAttemptId());
+        Path timedOut = timeoutMarker(ready.getJobId(), ready.getAttemptId());
+        Long timeout = task.getTimeoutSeconds();
+        // The watchdog sleeps in the background so that the trap can end it when the container ends first.
+        String watchdog = timeout == null ? "" : "( trap 'kill $s 2>/dev/null; exit 0' TERM; sleep " + timeout + " & s=$!; wait $s; touch "
+                + quote(timedOut.toString()) + "; docker kill " + container + " >/dev/null 2>&1 ) &\nwatchdog=$!\n";
         return "#!/bin/sh\n"
                 + "# Flash attempt " + ready.getAttemptId() + " of job " + ready.getJobId() + "\n"
                 + "mkdir -p " + quote(workspace.toString()) + " " + quote(marker.getParent().toString()) + " "
-                + quote(exit.getParent().toString()) + "\n"
+                + quote(exit.getParent().toString()) + " " + quote(timedOut.getParent().toString()) + "\n"
                 + "chmod 0777 " + quote(workspace.toString()) + "\n"
                 + "docker rm -f " + container + " >/dev/null 2>&1\n"
+                + "export FLASH_NODE_ID=\"$(hostname)\"\n"
                 + "trap 'docker kill " + container + " >/dev/null 2>&1' TERM INT\n"
                 + String.join(" ", run.stream().map(JobScripts::quote).toList()) + " &\n"
-                + "wait $!; rc=$?\n"
+                + "task=$!\n"
+                + watchdog
+                + "wait $task; rc=$?\n"
+                + (timeout == null ? "" : "kill $watchdog 2>/dev/null\n")
                 + "[ \"$(docker inspect -f '{{.State.OOMKilled}}' " + container + " 2>/dev/null)\" = true ] && touch " + quote(marker.toString()) + "\n"
                 + "docker rm -f " + container + " >/dev/null 2>&1\n"
                 + "echo $rc > " + quote(exit.toString()) + "\n"

@@ -20,6 +20,10 @@ import java.util.*;
  */
 public final class BatchShard {
 
+    private static final String LOG_OFFSET = "logOffset/", LOG_SEQ = "logSeq/";
+    /** Bounds on one log chunk: a chatty task cannot swamp the log topic or the shard's tick. */
+    static final int LOG_BYTES_PER_TICK = 64 << 10, FINAL_LOG_BYTES = 256 << 10;
+
     private final BatchSettings settings;
     private final BatchStore store;
     private final BatchOutbox outbox;
@@ -125,7 +129,7 @@ public final class BatchShard {
         Map<String, String> labels = task.getNodeLabels() == null ? Map.of() : task.getNodeLabels();
         String partition = labels.getOrDefault("partition", labels.get("queue"));
         return new Cluster.JobSpec(r.getAttemptId(), task.getResources().getCpu(), task.getResources().getMemoryBytes(),
-                task.getTimeoutSeconds(), partition, scripts.script(r), scripts.outputFile(r.getJobId(), r.getAttemptId()).toString());
+                JobScripts.clusterTimeLimitSeconds(task.getTimeoutSeconds()), partition, scripts.script(r), scripts.outputFile(r.getJobId(), r.getAttemptId()).toString());
     }
 
     /** The shard's clock: submit, read the cluster's states, heartbeat — or, with the controller silent, nothing. */
@@ -147,6 +151,7 @@ public final class BatchShard {
             if (job == null) { // forgotten by the cluster already (a short MinJobAge): the job script left its exit status
                 Integer exit = workspaces.exitStatus(d.getReady().getJobId(), id);
                 if (exit != null) {
+                    streamLog(d.getReady(), null, true, now);
                     release(id, ended(d.getReady(), new Cluster.Job(store.clusterIds().get(id), id,
                             exit == 0 ? Cluster.Phase.SUCCEEDED : Cluster.Phase.FAILED, "exited " + exit, exit, null, null), now));
                     continue;
@@ -171,8 +176,12 @@ public final class BatchShard {
                         outbox.event(events.reported(d.getReady(), job.node(), report(d.getReady(), job, AttemptState.STARTED, null, null, now),
                                 null, null));
                     }
+                    streamLog(d.getReady(), job.node(), false, now);
                 }
-                default -> release(id, ended(d.getReady(), job, now));
+                default -> {
+                    streamLog(d.getReady(), job.node(), true, now);
+                    release(id, ended(d.getReady(), job, now));
+                }
             }
         }
         List<FrameworkHeartbeats.Offer> offers = partitions.stream().filter(p -> p.nodesUp() > 0).map(p -> new FrameworkHeartbeats.Offer(
@@ -200,7 +209,9 @@ public final class BatchShard {
             case CANCELLED -> cancelledByFlash ? report(r, job, AttemptState.CANCELLED, FailureClass.CANCELLED, "cancelled", now)
                     : report(r, job, AttemptState.FAILED, FailureClass.INFRASTRUCTURE,
                     "cancelled in the cluster by someone other than Flash (" + job.state() + ")", now);
-            default -> workspaces.oomKilled(r.getJobId(), id)
+            default -> workspaces.timedOut(r.getJobId(), id)
+                    ? report(r, job, AttemptState.FAILED, FailureClass.TIMEOUT, "ran past its timeout of " + r.getTask().getTimeoutSeconds() + " s", now)
+                    : workspaces.oomKilled(r.getJobId(), id)
                     ? report(r, job, AttemptState.FAILED, FailureClass.OOM_KILLED, "the kernel killed it for exceeding its memory limit", now)
                     : report(r, job, AttemptState.FAILED, FailureClass.USER, null, now);
         };
@@ -214,10 +225,27 @@ public final class BatchShard {
                 .setStdoutTail(state == AttemptState.STARTED ? null : workspaces.tail(r.getJobId(), r.getAttemptId())).setAt(now).build();
     }
 
+    /**
+     * What the attempt wrote since the last tick, as whole lines, to the log topic; once it has
+     * ended, the rest (past the final chunk's bound only counted: the file in the workspace has all).
+     */
+    private void streamLog(TaskReady r, String node, boolean last, long now) {
+        String id = r.getAttemptId();
+        long offset = Objects.requireNonNullElse(store.marks().get(LOG_OFFSET + id), 0L);
+        long seq = Objects.requireNonNullElse(store.marks().get(LOG_SEQ + id), 0L);
+        Workspaces.Output out = workspaces.output(r.getJobId(), id, offset, last ? FINAL_LOG_BYTES : LOG_BYTES_PER_TICK, last);
+        if (out.text().isEmpty() && !last) return;
+        outbox.log(LogChunk.newBuilder().setAttemptId(id).setJobId(r.getJobId()).setTaskId(r.getTaskId())
+                .setNodeId(node != null ? node : settings.frameworkId()).setSeq(seq).setText(out.text()).setLast(last)
+                .setDroppedBytes(out.skippedBytes()).setAt(now).build());
+        store.marks().put(LOG_OFFSET + id, out.next());
+        store.marks().put(LOG_SEQ + id, seq + 1);
+    }
+
     private void release(String id, TaskEvent end) {
         store.submitted().delete(id);
         store.clusterIds().delete(id);
-        for (String mark : List.of("submitted/", "started/", "cancelled/", "fenced/")) store.marks().delete(mark + id);
+        for (String mark : List.of("submitted/", "started/", "cancelled/", "fenced/", LOG_OFFSET, LOG_SEQ)) store.marks().delete(mark + id);
         outbox.event(end);
     }
 

@@ -5,6 +5,7 @@ import io.flash.batch.cluster.JobScripts;
 import io.flash.batch.shard.*;
 import io.flash.common.streams.StoreTable;
 import io.flash.schema.FrameworkHeartbeat;
+import io.flash.schema.LogChunk;
 import io.flash.schema.TaskDispatch;
 import io.flash.schema.TaskEvent;
 import org.apache.avro.specific.SpecificRecord;
@@ -66,6 +67,10 @@ final class BatchProcessor implements Processor<String, SpecificRecord, String, 
             public void heartbeat(FrameworkHeartbeat hb) {
                 context.forward(new Record<String, SpecificRecord>(hb.getFrameworkId() + "/" + hb.getShard(), hb, clock.millis()),
                         HEARTBEAT_SINK);
+            }
+
+            public void log(LogChunk chunk) {
+                context.forward(new Record<String, SpecificRecord>(chunk.getAttemptId(), chunk, clock.millis()), LOGS_SINK);
             }
 
             public void marker(String key) {

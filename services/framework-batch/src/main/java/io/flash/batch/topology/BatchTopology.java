@@ -31,6 +31,7 @@ public final class BatchTopology {
     static final String EVENTS_SINK = "task-events";
     static final String HEARTBEAT_SINK = "framework-heartbeats";
     static final String OWN_TASKS_SINK = "own-tasks";
+    static final String LOGS_SINK = "task-logs";
 
     private BatchTopology() {
     }
@@ -47,6 +48,7 @@ public final class BatchTopology {
         Wiring.store(topology, MARKS_STORE, Serdes.Long(), SHARD);
         Wiring.sink(topology, EVENTS_SINK, topics.tasksEvents, SHARD);
         Wiring.sink(topology, HEARTBEAT_SINK, topics.frameworkHeartbeats, SHARD);
+        Wiring.sink(topology, LOGS_SINK, topics.tasksLogs, SHARD);
         Wiring.markerSink(topology, OWN_TASKS_SINK, topics.frameworkTasks(fw), SHARD);
         return topology;
     }

@@ -1,5 +1,6 @@
 package io.flash.batch.cluster;
 
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -12,9 +13,14 @@ import java.util.UUID;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-/** The adapter against a real Grid Engine on this machine (bench/peers/gridengine.sh start). */
+/** The adapter against a real Grid Engine on this machine (infra/clusters/gridengine.sh start). */
 @Timeout(180)
 class GridEngineTest {
+
+    @BeforeAll
+    static void cluster() throws Exception {
+        OneMachineCluster.ensure("gridengine", List.of("qstat", "-f"));
+    }
 
     private final GridEngine sge = new GridEngine(Duration.ofSeconds(10));
     @TempDir

@@ -1,5 +1,6 @@
 package io.flash.batch.cluster;
 
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -14,11 +15,16 @@ import java.util.UUID;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * The adapter against a real Slurm on this machine (bench/peers/slurm.sh start): submit by attempt
+ * The adapter against a real Slurm on this machine (infra/clusters/slurm.sh start): submit by attempt
  * name, read the outcome back from the controller, cancel, and the partitions it offers.
  */
 @Timeout(120)
 class SlurmTest {
+
+    @BeforeAll
+    static void cluster() throws Exception {
+        OneMachineCluster.ensure("slurm", List.of("sinfo", "-h"));
+    }
 
     private final Slurm slurm = new Slurm(Duration.ofSeconds(10));
     @TempDir

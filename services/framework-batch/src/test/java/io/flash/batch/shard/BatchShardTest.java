@@ -60,7 +60,9 @@ class BatchShardTest {
     private final MemoryTable<TaskDispatch> waiting = new MemoryTable<>(), submitted = new MemoryTable<>();
     private final MemoryTable<String> ids = new MemoryTable<>();
     private final MemoryTable<Long> marks = new MemoryTable<>();
-    private final Set<String> oomMarks = new HashSet<>();
+    private final Set<String> oomMarks = new HashSet<>(), timeoutMarks = new HashSet<>();
+    private final List<LogChunk> logs = new ArrayList<>();
+    private final Map<String, StringBuilder> outputs = new HashMap<>();
     private final Map<String, Integer> exits = new HashMap<>();
     private long now = 100_000;
 
@@ -75,14 +77,22 @@ class BatchShardTest {
             public void event(TaskEvent e) { events.add(e); }
             public void heartbeat(FrameworkHeartbeat hb) { heartbeats.add(hb); }
             public void marker(String key) { }
+            public void log(LogChunk chunk) { logs.add(chunk); }
         };
         Workspaces workspaces = new Workspaces() {
             public boolean oomKilled(String jobId, String attemptId) { return oomMarks.contains(attemptId); }
+            public boolean timedOut(String jobId, String attemptId) { return timeoutMarks.contains(attemptId); }
+            public Output output(String jobId, String attemptId, long from, int max, boolean toTheEnd) {
+                String all = outputs.getOrDefault(attemptId, new StringBuilder()).toString();
+                String piece = all.substring((int) Math.min(from, all.length()));
+                if (!toTheEnd) piece = piece.substring(0, piece.lastIndexOf('\n') + 1);
+                return new Output(piece, from + piece.length(), 0);
+            }
             public String tail(String jobId, String attemptId) { return "tail of " + attemptId; }
             public Integer exitStatus(String jobId, String attemptId) { return exits.get(attemptId); }
         };
         return new BatchShard(new BatchSettings("slurm", 500, Duration.ofMinutes(10), Duration.ofSeconds(20), DiskType.SSD, false), 0,
-                store, outbox, cluster, new JobScripts(Path.of("/shared/flash"), 128), workspaces, now);
+                store, outbox, cluster, new JobScripts("slurm", Path.of("/shared/flash"), 128), workspaces, now);
     }
 
     private final BatchShard shard = shard();
@@ -137,8 +147,10 @@ class BatchShardTest {
         ends.put("pre", Cluster.Phase.PREEMPTED);
         ends.put("admin", Cluster.Phase.CANCELLED);
         ends.put("kernel", Cluster.Phase.FAILED);
+        ends.put("watchdog", Cluster.Phase.FAILED);
         ends.keySet().forEach(this::dispatch);
         oomMarks.add("j.kernel.1");
+        timeoutMarks.add("j.watchdog.1");
         ends.forEach((name, phase) -> cluster.set("j." + name + ".1", phase, phase == Cluster.Phase.FAILED ? (name.equals("user") ? 3 : 137) : null));
         tick();
         Map<String, TaskEvent> byTask = new HashMap<>();
@@ -148,6 +160,7 @@ class BatchShardTest {
         assertEquals(FailureClass.OOM_KILLED, byTask.get("j.oom").getFailureClass());
         assertEquals(FailureClass.OOM_KILLED, byTask.get("j.kernel").getFailureClass(), "the container's own OOM mark");
         assertEquals(FailureClass.TIMEOUT, byTask.get("j.slow").getFailureClass());
+        assertEquals(FailureClass.TIMEOUT, byTask.get("j.watchdog").getFailureClass(), "the job script's timeout mark");
         assertEquals(TaskEventType.LOST, byTask.get("j.node").getType());
         assertEquals(FailureClass.NODE_LOST, byTask.get("j.node").getFailureClass());
         assertEquals(FailureClass.PREEMPTED, byTask.get("j.pre").getFailureClass());
@@ -215,5 +228,26 @@ class BatchShardTest {
         tick();
         assertEquals(TaskEventType.LOST, last().getType(), "no exit status, forgotten for longer than forget-after");
         assertEquals(FailureClass.NODE_LOST, last().getFailureClass());
+    }
+
+    @Test
+    void aRunningJobsOutputGoesToTheLogTopicInWholeLinesInOrderAndEndsWithALastChunk() {
+        dispatch("chatty");
+        cluster.set("j.chatty.1", Cluster.Phase.RUNNING, null);
+        StringBuilder out = outputs.computeIfAbsent("j.chatty.1", k -> new StringBuilder());
+        out.append("line 1\nhalf");
+        tick();
+        tick(); // nothing new: no chunk
+        out.append(" a line\n");
+        tick();
+        out.append("the end\n");
+        cluster.set("j.chatty.1", Cluster.Phase.SUCCEEDED, 0);
+        tick();
+        assertEquals(List.of("line 1\n", "half a line\n", "the end\n"), logs.stream().map(LogChunk::getText).toList());
+        assertEquals(List.of(0L, 1L, 2L), logs.stream().map(LogChunk::getSeq).toList());
+        assertEquals(List.of(false, false, true), logs.stream().map(LogChunk::getLast).toList());
+        List<String> kept = new ArrayList<>();
+        marks.forEach((key, value) -> kept.add(key));
+        assertTrue(kept.stream().noneMatch(k -> k.contains("j.chatty.1")), "its offsets are forgotten with it: " + kept);
     }
 }

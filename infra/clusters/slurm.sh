@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Slurm (Debian slurm-wlm) on this one machine, for side-by-side runs: one controller, one compute
 # node offering FLASH_PEER_SLOTS (64) job slots. Root only (it installs packages and starts daemons).
-#   bench/peers/slurm.sh start default|tuned   install if needed, (re)configure, start, wait until the node is idle
-#   bench/peers/slurm.sh run N                 N trivial jobs (sbatch --wrap true), prints "jobs N seconds S"
-#   bench/peers/slurm.sh stop
+#   infra/clusters/slurm.sh start default|tuned   install if needed, (re)configure, start, wait until the node is idle
+#   infra/clusters/slurm.sh run N                 N trivial jobs (sbatch --wrap true), prints "jobs N seconds S"
+#   infra/clusters/slurm.sh stop
 # "tuned" applies the settings of Slurm's high-throughput guide that fit one machine:
 # https://slurm.schedmd.com/high_throughput.html
 set -euo pipefail

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Grid Engine (Debian gridengine 8.1.9) on this one machine, for side-by-side runs: qmaster and one
 # execution host offering FLASH_PEER_SLOTS (64) slots in queue all.q. Root only.
-#   bench/peers/gridengine.sh start default|tuned   install if needed, configure, start
-#   bench/peers/gridengine.sh run N                 N trivial jobs (qsub -b y true), prints "jobs N seconds S"
-#   bench/peers/gridengine.sh stop
+#   infra/clusters/gridengine.sh start default|tuned   install if needed, configure, start
+#   infra/clusters/gridengine.sh run N                 N trivial jobs (qsub -b y true), prints "jobs N seconds S"
+#   infra/clusters/gridengine.sh stop
+#   infra/clusters/gridengine.sh preseed               answer the packages' install questions (infra/prepare.sh)
 # default keeps the packaged scheduler configuration (schedule_interval 0:0:15); tuned schedules
 # every second and on every submit and finish (flush_submit_sec / flush_finish_sec 1).
 set -euo pipefail
@@ -11,14 +12,19 @@ export SGE_ROOT=/var/lib/gridengine SGE_CELL=default
 SLOTS="${FLASH_PEER_SLOTS:-64}"
 WORK=/var/lib/flash-bench/gridengine
 
-install() {
-  command -v qsub >/dev/null && [ -x /usr/lib/gridengine/sge_qmaster ] && return
+# The installer's questions answered (master: this host, cell: default, configure: yes).
+preseed() {
   local h; h="$(hostname)"
   for pkg in gridengine-master gridengine-common; do
     echo "$pkg shared/gridenginemaster string $h" | debconf-set-selections
     echo "$pkg shared/gridenginecell string default" | debconf-set-selections
     echo "$pkg shared/gridengineconfig boolean true" | debconf-set-selections
   done
+}
+
+install() {
+  command -v qsub >/dev/null && [ -x /usr/lib/gridengine/sge_qmaster ] && return
+  preseed
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q gridengine-master gridengine-exec gridengine-client >/dev/null
 }
 
@@ -134,5 +140,6 @@ case "${1:-}" in
   start) start "${2:-default}" ;;
   run) run "${2:-1000}" ;;
   stop) stop ;;
-  *) sed -n '2,9p' "$0"; exit 2 ;;
+  preseed) preseed ;;
+  *) sed -n '2,10p' "$0"; exit 2 ;;
 esac
