@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Grid Engine (Debian gridengine 8.1.9) on this one machine, for side-by-side runs: qmaster and one
-# execution host offering FLASH_PEER_SLOTS (64) slots in queue all.q. Root only.
+# execution host offering FLASH_PEER_SLOTS (64) slots in queue all.q, with parallel environment smp
+# (one host, n slots). Root only.
 #   infra/clusters/gridengine.sh start default|tuned   install if needed, configure, start
 #   infra/clusters/gridengine.sh run N                 N trivial jobs (qsub -b y true), prints "jobs N seconds S"
 #   infra/clusters/gridengine.sh stop
@@ -51,6 +52,22 @@ start() {
   # Root may run jobs here (the packaged minimum uid refuses it).
   qconf -sconf global | sed -e 's/^min_uid .*/min_uid 0/' -e 's/^min_gid .*/min_gid 0/' > "$WORK/global"
   qconf -Mconf "$WORK/global" >/dev/null 2>&1 || true
+  # A parallel environment on one host, so a task of n cpus takes n slots (the adapter's -pe smp n).
+  cat > "$WORK/pe" <<PE
+pe_name smp
+slots 99999
+user_lists NONE
+xuser_lists NONE
+start_proc_args NONE
+stop_proc_args NONE
+allocation_rule \$pe_slots
+control_slaves FALSE
+job_is_first_task TRUE
+urgency_slots min
+accounting_summary FALSE
+qsort_args NONE
+PE
+  qconf -Ap "$WORK/pe" >/dev/null 2>&1 || qconf -Mp "$WORK/pe" >/dev/null 2>&1
   cat > "$WORK/queue" <<Q
 qname all.q
 hostlist $master
@@ -64,7 +81,7 @@ min_cpu_interval 00:05:00
 processors UNDEFINED
 qtype BATCH INTERACTIVE
 ckpt_list NONE
-pe_list NONE
+pe_list smp
 rerun FALSE
 slots $SLOTS
 tmpdir /tmp

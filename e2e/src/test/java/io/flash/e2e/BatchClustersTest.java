@@ -1,6 +1,7 @@
 package io.flash.e2e;
 
 import io.flash.common.jobfile.JobFiles;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.flash.schema.*;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -17,9 +18,12 @@ import static org.junit.jupiter.api.Assertions.*;
 
 /**
  * Slurm and Grid Engine as Flash frameworks, on real one-machine clusters (infra/clusters/*.sh start
- * them, installing Debian's packages if needed): one DAG over ecs, Slurm and Grid Engine with files
- * passing through the workspace; exit codes and OOM from the clusters; a cancel of a running
- * cluster job; the adapter killed mid-run.
+ * them; infra/prepare.sh --for-tests installs Debian's packages): one DAG over ecs, Slurm and Grid
+ * Engine with files passing through the workspace and output on the log topic; exit code, OOM and
+ * timeout classes from each cluster; the dispatcher choosing between ecs and Slurm by load; a retry
+ * moving from ecs to a cluster; a cancel of a running cluster job; the adapter killed mid-run; the
+ * Slurm controller stopped and started again. The stack's ecs node and Slurm's adapter say their disk
+ * is hdd and Grid Engine's ssd, so a task asking for hdd has exactly ecs and Slurm to choose from.
  */
 class BatchClustersTest extends StackTest {
 
@@ -38,7 +42,8 @@ class BatchClustersTest extends StackTest {
 
     private void adapter(String cluster, int offset) throws Exception {
         stack.startInstance("framework-" + cluster, "framework-batch", 18120 + offset,
-                Map.of("FLASH_FRAMEWORK_ID", cluster, "FLASH_BATCH_CLUSTER", cluster, "FLASH_FRAMEWORK_SHARDS", "1"));
+                Map.of("FLASH_FRAMEWORK_ID", cluster, "FLASH_BATCH_CLUSTER", cluster, "FLASH_FRAMEWORK_SHARDS", "1",
+                        "FLASH_BATCH_DISK_TYPE", cluster.equals("slurm") ? "hdd" : "ssd"));
         stack.awaitReady("framework-" + cluster, Duration.ofSeconds(120));
     }
 
@@ -75,10 +80,14 @@ class BatchClustersTest extends StackTest {
         assertEquals(JobState.SUCCEEDED, result.getState(), result.toString());
         assertTrue(task(result, "square").getStdoutTail().contains("slurm squared 7"), result.toString());
         assertTrue(task(result, "report").getStdoutTail().contains("grid engine read 49"), result.toString());
+        var chunks = streamedLog(task(result, "square").getAttemptId(), Duration.ofSeconds(30));
+        assertFalse(chunks.isEmpty(), "the Slurm task's output is on the log topic");
+        assertTrue(chunks.get(chunks.lastKey()).getLast(), "ending with its last chunk");
+        assertTrue(chunks.values().stream().map(c -> c.getText()).reduce("", String::concat).contains("slurm squared 7"));
     }
 
     @Test
-    void eachClusterReportsExitCodesAndOomKillsInFlashsClasses() throws Exception {
+    void eachClusterReportsExitCodesOomKillsAndTimeoutsInFlashsClasses() throws Exception {
         for (String fw : List.of("slurm", "gridengine")) {
             JobResult result = run(job("""
                     name: classes-%s
@@ -86,8 +95,11 @@ class BatchClustersTest extends StackTest {
                     tasks:
                       - {name: exit3, image: "flash/shell:1", framework: %s, command: "echo failing; exit 3"}
                       - {name: oom, image: "flash/shell:1", framework: %s, command: "head -c 200m /dev/zero | tail > /dev/null", resources: {memory: 16Mi}}
-                    """.formatted(fw, fw, fw)), Duration.ofSeconds(240));
-            TaskSummary exit3 = task(result, "exit3"), oom = task(result, "oom");
+                      - {name: slow, image: "flash/shell:1", framework: %s, command: "sleep 120", timeout: 3s}
+                    """.formatted(fw, fw, fw, fw)), Duration.ofSeconds(240));
+            TaskSummary exit3 = task(result, "exit3"), oom = task(result, "oom"), slow = task(result, "slow");
+            assertEquals(FailureClass.TIMEOUT, slow.getFailureClass(), fw + ": " + result);
+            assertTrue(slow.getFinishedAt() - slow.getStartedAt() < 60_000, fw + ": ended at its timeout, not the cluster's minute");
             assertEquals(3, exit3.getExitCode(), fw + ": " + result);
             assertEquals(FailureClass.USER, exit3.getFailureClass(), fw);
             assertEquals(FailureClass.OOM_KILLED, oom.getFailureClass(), fw + ": " + result);
@@ -124,7 +136,7 @@ class BatchClustersTest extends StackTest {
         JobSubmission job = job("""
                 name: adapter-restart
                 tasks:
-                  - {name: steady, image: "flash/shell:1", framework: slurm, command: "sleep 8; echo survived"}
+                  - {name: steady, image: "flash/shell:1", framework: slurm, command: "echo run >> /workspace/runs.txt; sleep 8; echo survived"}
                 """);
         client.submit(job);
         String jobId = io.flash.common.ids.JobIds.forSubmission(job.getSubmissionId());
@@ -135,7 +147,103 @@ class BatchClustersTest extends StackTest {
         JobResult result = client.awaitOutcome(job.getSubmissionId(), Duration.ofSeconds(120)).orElseThrow().result();
         assertEquals(JobState.SUCCEEDED, result.getState(), result.toString());
         assertEquals(1, task(result, "steady").getAttempts(), "one attempt");
-        String jobs = sh("scontrol", "show", "job", "-o");
-        assertEquals(1, jobs.lines().filter(l -> l.contains("JobName=" + jobId + ".steady.1 ")).count(), "one cluster job of that name");
+        // Slurm forgets finished jobs within seconds here (MinJobAge 2 s); the task counts its own runs.
+        assertEquals(List.of("run"), java.nio.file.Files.readAllLines(stack.dataDir().resolve("work/jobs/" + jobId + "/runs.txt")),
+                "one cluster job ran it");
+    }
+
+    @Test
+    void theDispatcherSpreadsTasksOverEcsAndSlurmByLoad() throws Exception {
+        StringBuilder yaml = new StringBuilder("name: by-load\ntasks:\n");
+        for (int i = 0; i < 10; i++) {
+            yaml.append("  - {name: t").append(i).append(", image: \"flash/shell:1\", command: \"sleep 4\", resources: {cpu: 1, diskType: hdd}}\n");
+        }
+        JobResult result = run(job(yaml.toString()), Duration.ofSeconds(240));
+        assertEquals(JobState.SUCCEEDED, result.getState(), result.toString());
+        Map<String, Long> byFramework = result.getTasks().stream()
+                .collect(java.util.stream.Collectors.groupingBy(TaskSummary::getFrameworkId, java.util.stream.Collectors.counting()));
+        assertEquals(java.util.Set.of("ecs", "slurm"), byFramework.keySet(), "both, and only these offer hdd: " + byFramework);
+        // ecs's one node has 2 cpus and Slurm 64: the least loaded takes most of them.
+        assertTrue(byFramework.get("slurm") > byFramework.get("ecs"), byFramework.toString());
+    }
+
+    @Test
+    void aTaskThatFailsTwiceOnEcsIsRetriedOnACluster() throws Exception {
+        JobResult result = run(job("""
+                name: cross-framework-retry
+                tasks:
+                  - {name: seed, image: "flash/shell:1", framework: ecs, command: "echo seed > /workspace/seed.txt", outputs: [seed.txt]}
+                  - name: picky
+                    image: flash/shell:1
+                    dependsOn: [seed]
+                    maxAttempts: 3
+                    command: '[ "$FLASH_FRAMEWORK_ID" != ecs ] || { echo no luck on ecs; exit 1; }; echo ran on $FLASH_FRAMEWORK_ID with $(cat /workspace/seed.txt)'
+                """), Duration.ofSeconds(240));
+        assertEquals(JobState.SUCCEEDED, result.getState(), result.toString());
+        TaskSummary picky = task(result, "picky");
+        assertEquals(List.of("ecs", "ecs"), picky.getFailedFrameworks(), "its dependency's framework first (locality), twice");
+        assertNotEquals("ecs", picky.getFrameworkId());
+        assertTrue(picky.getStdoutTail().contains("ran on " + picky.getFrameworkId() + " with seed"), picky.toString());
+    }
+
+    @Test
+    void withItsControllerStoppedSlurmIsDownItsRunningJobOutlivesTheOutageAndNewWorkGoesElsewhere() throws Exception {
+        JobSubmission before = job("""
+                name: outlives-the-controller
+                tasks:
+                  - {name: steady, image: "flash/shell:1", framework: slurm, command: "sleep 15; echo still here"}
+                """);
+        client.submit(before);
+        String beforeId = io.flash.common.ids.JobIds.forSubmission(before.getSubmissionId());
+        awaitFirstTask(beforeId, "RUNNING");
+        sh("pkill", "-x", "slurmctld");
+        JobSubmission duringSubmission;
+        try {
+            duringSubmission = job("""
+                    name: during-the-outage
+                    tasks:
+                      - {name: anywhere, image: "flash/shell:1", resources: {diskType: hdd}, command: 'echo on $FLASH_FRAMEWORK_ID'}
+                      - {name: needsSlurm, image: "flash/shell:1", framework: slurm, command: 'echo back on $FLASH_FRAMEWORK_ID'}
+                    """);
+            client.submit(duringSubmission);
+            String duringId = io.flash.common.ids.JobIds.forSubmission(duringSubmission.getSubmissionId());
+            awaitPage(duringId, p -> {
+                for (var t : p.get("tasks")) {
+                    String reason = t.path("reason").asText();
+                    // the dispatcher's word for it, or the adapter's while the dispatcher still counts the silence
+                    if (t.get("name").asText().equals("needsSlurm")
+                            && (reason.contains("slurm is down") || reason.contains("controller does not answer"))) return true;
+                }
+                return false;
+            }, Duration.ofSeconds(60), "the dispatcher judging slurm down");
+            JsonNode page = awaitPage(duringId, p -> {
+                for (var t : p.get("tasks")) if (t.get("name").asText().equals("anywhere")) return t.get("state").asText().equals("SUCCEEDED");
+                return false;
+            }, Duration.ofSeconds(60), "the task that may run anywhere");
+            for (var t : page.get("tasks")) if (t.get("name").asText().equals("anywhere")) assertEquals("ecs", t.get("frameworkId").asText());
+        } finally {
+            // From its saved state: the running job is still its own.
+            Process ctld = new ProcessBuilder("/usr/sbin/slurmctld").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            assertTrue(ctld.waitFor(30, TimeUnit.SECONDS) && ctld.exitValue() == 0, "slurmctld started again");
+        }
+        JobResult during = client.awaitOutcome(duringSubmission.getSubmissionId(), Duration.ofSeconds(120)).orElseThrow().result();
+        assertEquals(JobState.SUCCEEDED, during.getState(), during.toString());
+        assertEquals("slurm", task(during, "needsSlurm").getFrameworkId(), "held while Slurm was down, run when it came back");
+        JobResult outlived = client.awaitOutcome(before.getSubmissionId(), Duration.ofSeconds(120)).orElseThrow().result();
+        assertEquals(JobState.SUCCEEDED, outlived.getState(), outlived.toString());
+        assertEquals(1, task(outlived, "steady").getAttempts(), "ran once, not again elsewhere");
+    }
+
+    @Test
+    void theVariantCallingExampleRunsOnSlurmWithTheSameResult() throws Exception {
+        JobSubmission job = JobFiles.read(HOME.resolve("examples/variant-calling.yaml"));
+        job.setSubmissionId("variant-calling-on-slurm-" + UUID.randomUUID());
+        job.getTasks().forEach(t -> t.setFramework("slurm"));
+        JobResult result = run(job, Duration.ofMinutes(8));
+        assertEquals(JobState.SUCCEEDED, result.getState(), result.toString());
+        // (a scattered task's summary names no framework: its shards each have their own)
+        assertTrue(result.getTasks().stream().filter(t -> t.getShards() == 1).allMatch(t -> "slurm".equals(t.getFrameworkId())),
+                result.toString());
+        assertEquals("merged: samples=2 records=99 snps=85 indels=14", task(result, "merge").getStdoutTail().strip());
     }
 }

@@ -94,23 +94,7 @@ class ExecutorTest extends StackTest {
         String attemptId = result.getTasks().get(0).getAttemptId();
         assertEquals("99981", lines(result.getTasks().get(0)).get(0), "the result carries the last 20 lines");
 
-        Map<Long, LogChunk> chunks = new java.util.TreeMap<>();
-        var topic = client.topics().tasksLogs;
-        java.util.Properties props = new java.util.Properties();
-        props.put("bootstrap.servers", stack.bootstrapServers());
-        try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(props, topic.keySerde().deserializer(),
-                topic.valueSerde().deserializer())) {
-            var partitions = consumer.partitionsFor(topic.name()).stream()
-                    .map(p -> new org.apache.kafka.common.TopicPartition(p.topic(), p.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (System.nanoTime() < deadline && chunks.values().stream().noneMatch(LogChunk::getLast)) {
-                for (var record : consumer.poll(Duration.ofMillis(200))) {
-                    if (attemptId.equals(record.key())) chunks.put(record.value().getSeq(), record.value());
-                }
-            }
-        }
+        Map<Long, LogChunk> chunks = streamedLog(attemptId, Duration.ofSeconds(60));
         StringBuilder streamed = new StringBuilder();
         long expectedSeq = 0;
         for (var entry : chunks.entrySet()) {

@@ -71,6 +71,28 @@ abstract class StackTest {
         throw new AssertionError("waited for " + what + " of " + jobId + "; last seen: " + last);
     }
 
+    /** An attempt's chunks on the log topic by seq, read from the start until its last chunk or the timeout. */
+    java.util.SortedMap<Long, io.flash.schema.LogChunk> streamedLog(String attemptId, Duration timeout) {
+        java.util.SortedMap<Long, io.flash.schema.LogChunk> chunks = new java.util.TreeMap<>();
+        var topic = client.topics().tasksLogs;
+        java.util.Properties props = new java.util.Properties();
+        props.put("bootstrap.servers", stack.bootstrapServers());
+        try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(props, topic.keySerde().deserializer(),
+                topic.valueSerde().deserializer())) {
+            var partitions = consumer.partitionsFor(topic.name()).stream()
+                    .map(p -> new org.apache.kafka.common.TopicPartition(p.topic(), p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (System.nanoTime() < deadline && chunks.values().stream().noneMatch(io.flash.schema.LogChunk::getLast)) {
+                for (var record : consumer.poll(Duration.ofMillis(200))) {
+                    if (attemptId.equals(record.key())) chunks.put(record.value().getSeq(), record.value());
+                }
+            }
+        }
+        return chunks;
+    }
+
     void awaitFirstTask(String jobId, String state) throws Exception {
         awaitPage(jobId, p -> p.get("tasks").size() > 0 && state.equals(p.get("tasks").get(0).get("state").asText()),
                 Duration.ofSeconds(60), "first task " + state);

@@ -67,6 +67,21 @@ public final class PlatformSetup {
     }
 
     /**
+     * What a framework service does on start: creates its own topics if missing, so a new framework
+     * id needs no separate setup step (Quarkus starts the Streams client only once every topic of
+     * {@code quarkus.kafka-streams.topics} exists, so the order of the two does not matter).
+     * @param setting the service's configuration, by property name
+     */
+    public static void createFrameworkTopics(java.util.function.Function<String, String> setting)
+            throws InterruptedException, ExecutionException {
+        List<String> created = createTopics(new Settings(setting.apply("kafka-streams.bootstrap.servers"),
+                setting.apply("flash.registry.url"), 1, List.of(setting.apply("flash.framework.id")),
+                Integer.parseInt(setting.apply("flash.framework.shards")),
+                Integer.parseInt(setting.apply("flash.framework.assignment-partitions"))), false);
+        if (!created.isEmpty()) java.util.logging.Logger.getLogger(PlatformSetup.class.getName()).info("created topics " + created);
+    }
+
+    /**
      * Creates the missing topics; returns the names created.
      * @param includePlatform false to create only the frameworks' topics
      */

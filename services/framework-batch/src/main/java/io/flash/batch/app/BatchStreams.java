@@ -34,10 +34,11 @@ public class BatchStreams {
                       @ConfigProperty(name = "flash.batch.work-root") String workRoot,
                       @ConfigProperty(name = "flash.batch.disk-type") String diskType,
                       @ConfigProperty(name = "flash.batch.network") boolean network,
-                      @ConfigProperty(name = "flash.batch.pids-per-cpu") int pidsPerCpu) {
+                      @ConfigProperty(name = "flash.batch.pids-per-cpu") int pidsPerCpu,
+                      @ConfigProperty(name = "flash.batch.gridengine.parallel-environment") java.util.Optional<String> parallelEnvironment) {
         Cluster cluster = switch (kind.toLowerCase(Locale.ROOT)) {
             case "slurm" -> new Slurm(callTimeout);
-            case "gridengine", "sge" -> new io.flash.batch.cluster.GridEngine(callTimeout);
+            case "gridengine", "sge" -> new io.flash.batch.cluster.GridEngine(callTimeout, parallelEnvironment.orElse(null));
             default -> throw new IllegalArgumentException("flash.batch.cluster=" + kind + ": write slurm or gridengine");
         };
         JobScripts scripts = new JobScripts(frameworkId, Path.of(workRoot), pidsPerCpu);

@@ -21,6 +21,15 @@ public interface Cluster {
     /** One attempt as a cluster job. */
     record JobSpec(String name, double cpus, long memoryBytes, Long timeLimitSeconds, String partition, String script,
                    String outputFile) {
+
+        /** The cluster opens the output file before the script runs: its directory must exist (on the shared storage). */
+        void createOutputDirectory() {
+            try {
+                java.nio.file.Files.createDirectories(java.nio.file.Path.of(outputFile).getParent());
+            } catch (java.io.IOException e) {
+                throw new Unreachable("cannot create " + outputFile + "'s directory on the shared storage: " + e.getMessage());
+            }
+        }
     }
 
     /** How far a job got, in the cluster's words and Flash's. */

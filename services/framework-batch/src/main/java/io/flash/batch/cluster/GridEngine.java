@@ -13,15 +13,21 @@ import java.util.*;
  * Grid Engine (Son of Grid Engine / Debian gridengine 8.1) through its command-line tools:
  * {@code qsub -terse}, {@code qstat -xml} for queued and running jobs, {@code qacct -j} for finished
  * ones (the accounting file), {@code qdel}, and {@code qstat -g c} with {@code qhost} for what the
- * queues offer. The task's cpu count needs a parallel environment and its memory a consumable
- * complex, which a cluster may not have: neither is requested yet (docs/frameworks.md).
+ * queues offer. More than one cpu needs a parallel environment, which a cluster may not have:
+ * with one named, a task of n cpus asks {@code -pe <name> n}; without, every job is one slot. Memory
+ * is the container's limit (a consumable complex is not requested; docs/frameworks.md).
  */
 public final class GridEngine implements Cluster {
 
     private final Commands commands;
+    private final String parallelEnvironment;
 
-    /** With SGE_ROOT and SGE_CELL from the environment, or Debian's /var/lib/gridengine and default. */
-    public GridEngine(Duration callTimeout) {
+    /**
+     * With SGE_ROOT and SGE_CELL from the environment, or Debian's /var/lib/gridengine and default.
+     * @param parallelEnvironment the PE for tasks of more than one cpu, or null for one slot each
+     */
+    public GridEngine(Duration callTimeout, String parallelEnvironment) {
+        this.parallelEnvironment = parallelEnvironment == null || parallelEnvironment.isBlank() ? null : parallelEnvironment.strip();
         this.commands = new Commands(callTimeout, Map.of(
                 "SGE_ROOT", Objects.requireNonNullElse(System.getenv("SGE_ROOT"), "/var/lib/gridengine"),
                 "SGE_CELL", Objects.requireNonNullElse(System.getenv("SGE_CELL"), "default")));
@@ -29,14 +35,12 @@ public final class GridEngine implements Cluster {
 
     @Override
     public String submit(JobSpec spec) {
-        try {
-            java.nio.file.Files.createDirectories(java.nio.file.Path.of(spec.outputFile()).getParent());
-        } catch (java.io.IOException e) {
-            throw new Cluster.Unreachable("cannot create " + spec.outputFile() + "'s directory on the shared storage: " + e.getMessage());
-        }
+        spec.createOutputDirectory();
         List<String> cmd = new ArrayList<>(List.of("qsub", "-terse", "-N", spec.name(), "-S", "/bin/sh", "-o", spec.outputFile(), "-j", "y"));
         if (spec.timeLimitSeconds() != null) cmd.addAll(List.of("-l", "h_rt=" + spec.timeLimitSeconds()));
         if (spec.partition() != null) cmd.addAll(List.of("-q", spec.partition()));
+        int slots = (int) Math.max(1, Math.ceil(spec.cpus()));
+        if (parallelEnvironment != null && slots > 1) cmd.addAll(List.of("-pe", parallelEnvironment, Integer.toString(slots)));
         return commands.run(cmd, spec.script()).strip();
     }
 

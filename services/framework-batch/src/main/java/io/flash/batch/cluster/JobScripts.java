@@ -99,7 +99,11 @@ public final class JobScripts {
                 + watchdog
                 + "wait $task; rc=$?\n"
                 + (timeout == null ? "" : "kill $watchdog 2>/dev/null\n")
-                + "[ \"$(docker inspect -f '{{.State.OOMKilled}}' " + container + " 2>/dev/null)\" = true ] && touch " + quote(marker.toString()) + "\n"
+                // The engine can answer before it records an OOM kill: a SIGKILLed exit is asked again (as the executor does).
+                + "for i in 1 2 3 4 5 6; do\n"
+                + "  [ \"$(docker inspect -f '{{.State.OOMKilled}}' " + container + " 2>/dev/null)\" = true ] && { touch " + quote(marker.toString()) + "; break; }\n"
+                + "  [ $rc = 137 ] || break; sleep 0.1\n"
+                + "done\n"
                 + "docker rm -f " + container + " >/dev/null 2>&1\n"
                 + "echo $rc > " + quote(exit.toString()) + "\n"
                 + "exit $rc\n";

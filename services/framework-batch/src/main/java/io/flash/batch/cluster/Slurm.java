@@ -19,12 +19,7 @@ public final class Slurm implements Cluster {
 
     @Override
     public String submit(JobSpec spec) {
-        // Slurm opens the output file before the script runs: its directory must exist (shared storage).
-        try {
-            java.nio.file.Files.createDirectories(java.nio.file.Path.of(spec.outputFile()).getParent());
-        } catch (java.io.IOException e) {
-            throw new Cluster.Unreachable("cannot create " + spec.outputFile() + "'s directory on the shared storage: " + e.getMessage());
-        }
+        spec.createOutputDirectory();
         List<String> cmd = new ArrayList<>(List.of("sbatch", "--parsable", "--job-name=" + spec.name(),
                 "--cpus-per-task=" + (int) Math.max(1, Math.ceil(spec.cpus())),
                 "--mem=" + Math.max(1, (spec.memoryBytes() + (1 << 20) - 1) >> 20) + "M",

@@ -22,21 +22,16 @@ class GridEngineTest {
         OneMachineCluster.ensure("gridengine", List.of("qstat", "-f"));
     }
 
-    private final GridEngine sge = new GridEngine(Duration.ofSeconds(10));
+    private final GridEngine sge = new GridEngine(Duration.ofSeconds(10), "smp");
     @TempDir
     Path dir;
 
     private Cluster.Job awaitEnd(String name) throws InterruptedException {
-        for (int i = 0; i < 300; i++) {
-            Cluster.Job job = sge.jobs(List.of(name)).get(name);
-            if (job != null && job.phase() != Cluster.Phase.QUEUED && job.phase() != Cluster.Phase.RUNNING) return job;
-            Thread.sleep(500);
-        }
-        throw new AssertionError(name + " did not end");
+        return OneMachineCluster.awaitEnd(sge, name, Duration.ofSeconds(150));
     }
 
-    private String name() {
-        return "t-" + UUID.randomUUID() + ".a.1";
+    private static String name() {
+        return OneMachineCluster.jobName();
     }
 
     @Test
@@ -64,6 +59,15 @@ class GridEngineTest {
         List<Cluster.Partition> queues = sge.partitions();
         assertFalse(queues.isEmpty());
         assertTrue(queues.get(0).cpusTotal() >= 1 && queues.get(0).memoryTotal() > 0, queues.toString());
+    }
+
+    @Test
+    void aTaskOfTwoCpusTakesTwoSlotsOfTheParallelEnvironment() throws Exception {
+        String name = name();
+        Path out = dir.resolve("logs/pe.out");
+        sge.submit(new Cluster.JobSpec(name, 1.5, 64L << 20, null, null, "echo slots $NSLOTS\n", out.toString()));
+        assertEquals(Cluster.Phase.SUCCEEDED, awaitEnd(name).phase());
+        assertEquals("slots 2\n", Files.readString(out));
     }
 
     @Test

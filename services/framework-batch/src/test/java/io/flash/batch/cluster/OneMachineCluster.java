@@ -24,6 +24,22 @@ final class OneMachineCluster {
         }
     }
 
+    /** The job once it has ended, asked every half second. */
+    static Cluster.Job awaitEnd(Cluster cluster, String name, java.time.Duration within) throws InterruptedException {
+        long deadline = System.nanoTime() + within.toNanos();
+        while (System.nanoTime() < deadline) {
+            Cluster.Job job = cluster.jobs(List.of(name)).get(name);
+            if (job != null && job.phase() != Cluster.Phase.QUEUED && job.phase() != Cluster.Phase.RUNNING) return job;
+            Thread.sleep(500);
+        }
+        throw new AssertionError(name + " did not end within " + within);
+    }
+
+    /** A fresh job name shaped like an attempt id. */
+    static String jobName() {
+        return "t-" + java.util.UUID.randomUUID() + ".a.1";
+    }
+
     private static boolean exitsCleanly(List<String> command) {
         try {
             ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);

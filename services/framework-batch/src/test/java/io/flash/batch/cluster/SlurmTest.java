@@ -31,16 +31,11 @@ class SlurmTest {
     Path dir;
 
     private Cluster.Job awaitEnd(String name) throws InterruptedException {
-        for (int i = 0; i < 200; i++) {
-            Cluster.Job job = slurm.jobs(List.of(name)).get(name);
-            if (job != null && job.phase() != Cluster.Phase.QUEUED && job.phase() != Cluster.Phase.RUNNING) return job;
-            Thread.sleep(250);
-        }
-        throw new AssertionError(name + " did not end");
+        return OneMachineCluster.awaitEnd(slurm, name, Duration.ofSeconds(50));
     }
 
-    private String name() {
-        return "t-" + UUID.randomUUID() + ".a.1";
+    private static String name() {
+        return OneMachineCluster.jobName();
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.flash.batch.shard;
 
 import io.flash.batch.cluster.Cluster;
 import io.flash.batch.cluster.JobScripts;
+import io.flash.batch.cluster.MemoryCluster;
 import io.flash.common.state.MemoryTable;
 import io.flash.schema.*;
 import org.junit.jupiter.api.Test;
@@ -15,44 +16,6 @@ import static org.junit.jupiter.api.Assertions.*;
 
 /** A batch shard's decisions over a cluster in memory (the port, not a mocked library). */
 class BatchShardTest {
-
-    /** A cluster in memory: jobs by name, states set by the test. */
-    static final class MemoryCluster implements Cluster {
-        final Map<String, Job> jobs = new LinkedHashMap<>();
-        final List<String> submitted = new ArrayList<>(), cancelled = new ArrayList<>();
-        boolean down;
-        int nextId = 100;
-
-        void set(String name, Phase phase, Integer exit) {
-            Job j = jobs.get(name);
-            jobs.put(name, new Job(j.id(), name, phase, phase.name(), exit, "c1", null));
-        }
-
-        @Override public String submit(JobSpec spec) {
-            if (down) throw new Unreachable("sbatch did not answer within 10 s");
-            String id = Integer.toString(nextId++);
-            submitted.add(spec.name());
-            jobs.put(spec.name(), new Job(id, spec.name(), Phase.QUEUED, "PENDING", null, null, null));
-            return id;
-        }
-
-        @Override public Map<String, Job> jobs(List<String> names) {
-            if (down) throw new Unreachable("scontrol did not answer within 10 s");
-            Map<String, Job> found = new HashMap<>();
-            for (String n : names) if (jobs.containsKey(n)) found.put(n, jobs.get(n));
-            return found;
-        }
-
-        @Override public void cancel(String jobId) {
-            if (down) throw new Unreachable("scancel did not answer");
-            cancelled.add(jobId);
-        }
-
-        @Override public List<Partition> partitions() {
-            if (down) throw new Unreachable("sinfo did not answer");
-            return List.of(new Partition("batch", 2, 64, 60, 128L << 30, 100L << 30, Map.of("partition", "batch")));
-        }
-    }
 
     private final MemoryCluster cluster = new MemoryCluster();
     private final List<TaskEvent> events = new ArrayList<>();

@@ -1,0 +1,46 @@
+package io.flash.batch.cluster;
+
+import java.util.*;
+
+/** A cluster in memory (the port, not a mocked library): jobs by name, states set by the test. */
+public final class MemoryCluster implements Cluster {
+
+    public final Map<String, Job> jobs = new LinkedHashMap<>();
+    public final List<String> submitted = new ArrayList<>(), cancelled = new ArrayList<>();
+    public boolean down;
+    private int nextId = 100;
+
+    public void set(String name, Phase phase, Integer exit) {
+        Job j = jobs.get(name);
+        jobs.put(name, new Job(j.id(), name, phase, phase.name(), exit, "c1", null));
+    }
+
+    @Override
+    public String submit(JobSpec spec) {
+        if (down) throw new Unreachable("sbatch did not answer within 10 s");
+        String id = Integer.toString(nextId++);
+        submitted.add(spec.name());
+        jobs.put(spec.name(), new Job(id, spec.name(), Phase.QUEUED, "PENDING", null, null, null));
+        return id;
+    }
+
+    @Override
+    public Map<String, Job> jobs(List<String> names) {
+        if (down) throw new Unreachable("scontrol did not answer within 10 s");
+        Map<String, Job> found = new HashMap<>();
+        for (String n : names) if (jobs.containsKey(n)) found.put(n, jobs.get(n));
+        return found;
+    }
+
+    @Override
+    public void cancel(String jobId) {
+        if (down) throw new Unreachable("scancel did not answer");
+        cancelled.add(jobId);
+    }
+
+    @Override
+    public List<Partition> partitions() {
+        if (down) throw new Unreachable("sinfo did not answer");
+        return List.of(new Partition("batch", 2, 64, 60, 128L << 30, 100L << 30, Map.of("partition", "batch")));
+    }
+}
