@@ -8,6 +8,8 @@ import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /** The jobs' workspaces on the storage this adapter shares with the cluster's nodes. */
 final class FileWorkspaces implements Workspaces {
@@ -48,6 +50,22 @@ final class FileWorkspaces implements Workspaces {
         } catch (IOException e) {
             return new Output("", from, 0); // not written yet
         }
+    }
+
+    @Override
+    public Outputs outputs(String jobId, List<String> declared) {
+        Path workspace = scripts.workspace(jobId);
+        List<String> found = new ArrayList<>(), missing = new ArrayList<>();
+        for (String output : declared) {
+            Path file = workspace.resolve(output).normalize();
+            try {
+                if (!file.startsWith(workspace) || !Files.exists(file)) missing.add(output);
+                else found.add(output + " (" + (Files.isDirectory(file) ? "directory" : Files.size(file) + " bytes") + ")");
+            } catch (IOException e) {
+                missing.add(output);
+            }
+        }
+        return new Outputs(found, missing);
     }
 
     @Override

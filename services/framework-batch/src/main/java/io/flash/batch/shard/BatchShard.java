@@ -202,7 +202,7 @@ public final class BatchShard {
             // A cancelled job never reports success (a fenced one's success stands: its outputs are written).
             case SUCCEEDED -> cancelledByFlash && fencedAt == null
                     ? report(r, job, AttemptState.CANCELLED, FailureClass.CANCELLED, "cancelled (it had just finished)", now)
-                    : report(r, job, AttemptState.SUCCEEDED, null, null, now);
+                    : succeeded(r, job, now);
             case OUT_OF_MEMORY -> report(r, job, AttemptState.FAILED, FailureClass.OOM_KILLED, "the cluster killed it for its memory", now);
             case TIMEOUT -> report(r, job, AttemptState.FAILED, FailureClass.TIMEOUT, "the cluster ended it at its time limit", now);
             case PREEMPTED -> report(r, job, AttemptState.FAILED, FailureClass.PREEMPTED, "preempted by the cluster", now);
@@ -216,6 +216,18 @@ public final class BatchShard {
                     : report(r, job, AttemptState.FAILED, FailureClass.USER, null, now);
         };
         return events.reported(r, job.node(), report, fencedAt, null);
+    }
+
+    /** A success with its declared outputs listed; one that left a declared output out is the program's failure, as on Flash's nodes. */
+    private AttemptEvent succeeded(TaskReady r, Cluster.Job job, long now) {
+        Workspaces.Outputs outputs = workspaces.outputs(r.getJobId(), r.getTask().getOutputs());
+        if (!outputs.missing().isEmpty()) {
+            return report(r, job, AttemptState.FAILED, FailureClass.USER, "exited 0 but left no " + String.join(", ", outputs.missing())
+                    + " in the job workspace (declared in outputs)", now);
+        }
+        AttemptEvent ok = report(r, job, AttemptState.SUCCEEDED, null, null, now);
+        ok.setOutputs(outputs.found());
+        return ok;
     }
 
     private AttemptEvent report(TaskReady r, Cluster.Job job, AttemptState state, FailureClass cause, String reason, long now) {

@@ -21,6 +21,12 @@ public interface Workspaces {
      */
     Output output(String jobId, String attemptId, long from, int max, boolean toTheEnd);
 
+    /** Which of the declared outputs the job left in its workspace ("path (bytes)"), and which it did not. */
+    Outputs outputs(String jobId, java.util.List<String> declared);
+
+    record Outputs(java.util.List<String> found, java.util.List<String> missing) {
+    }
+
     /** A piece of output and where the next one starts. */
     record Output(String text, long next, long skippedBytes) {
     }

@@ -25,6 +25,7 @@ class BatchShardTest {
     private final MemoryTable<Long> marks = new MemoryTable<>();
     private final Set<String> oomMarks = new HashSet<>(), timeoutMarks = new HashSet<>();
     private final List<LogChunk> logs = new ArrayList<>();
+    private final Set<String> filesInWorkspace = new HashSet<>();
     private final Map<String, StringBuilder> outputs = new HashMap<>();
     private final Map<String, Integer> exits = new HashMap<>();
     private long now = 100_000;
@@ -45,6 +46,10 @@ class BatchShardTest {
         Workspaces workspaces = new Workspaces() {
             public boolean oomKilled(String jobId, String attemptId) { return oomMarks.contains(attemptId); }
             public boolean timedOut(String jobId, String attemptId) { return timeoutMarks.contains(attemptId); }
+            public Outputs outputs(String jobId, List<String> declared) {
+                return new Outputs(declared.stream().filter(filesInWorkspace::contains).map(f -> f + " (2 bytes)").toList(),
+                        declared.stream().filter(f -> !filesInWorkspace.contains(f)).toList());
+            }
             public Output output(String jobId, String attemptId, long from, int max, boolean toTheEnd) {
                 String all = outputs.getOrDefault(attemptId, new StringBuilder()).toString();
                 String piece = all.substring((int) Math.min(from, all.length()));
@@ -212,5 +217,24 @@ class BatchShardTest {
         List<String> kept = new ArrayList<>();
         marks.forEach((key, value) -> kept.add(key));
         assertTrue(kept.stream().noneMatch(k -> k.contains("j.chatty.1")), "its offsets are forgotten with it: " + kept);
+    }
+
+    @Test
+    void aSuccessListsItsDeclaredOutputsAndOneThatLeftAnOutputOutFailsAsTheProgramsFault() {
+        TaskReady good = ready("j", TaskDefinition.newBuilder(task("good")).setOutputs(List.of("a.txt")).build(), 1);
+        TaskReady bad = ready("j", TaskDefinition.newBuilder(task("bad")).setOutputs(List.of("b.txt")).build(), 1);
+        for (TaskReady r : List.of(good, bad)) {
+            shard.onDispatch(TaskDispatch.newBuilder().setFrameworkId("slurm").setShard(0).setReady(r).setDispatchedAt(now).build(), now);
+        }
+        filesInWorkspace.add("a.txt");
+        cluster.set("j.good.1", Cluster.Phase.SUCCEEDED, 0);
+        cluster.set("j.bad.1", Cluster.Phase.SUCCEEDED, 0);
+        tick();
+        Map<String, TaskEvent> byTask = new HashMap<>();
+        events.stream().filter(e -> e.getType() != TaskEventType.PLACED).forEach(e -> byTask.put(e.getTaskId(), e));
+        assertEquals(TaskEventType.SUCCEEDED, byTask.get("j.good").getType());
+        assertEquals(List.of("a.txt (2 bytes)"), byTask.get("j.good").getOutputs());
+        assertEquals(FailureClass.USER, byTask.get("j.bad").getFailureClass());
+        assertTrue(byTask.get("j.bad").getReason().contains("left no b.txt"), byTask.get("j.bad").getReason());
     }
 }
