@@ -59,6 +59,14 @@ class BatchClustersTest extends StackTest {
         return job;
     }
 
+    /** Submits the job and returns once its first task runs. */
+    private JobSubmission startedJob(String yaml) throws Exception {
+        JobSubmission job = job(yaml);
+        client.submit(job);
+        awaitFirstTask(io.flash.common.ids.JobIds.forSubmission(job.getSubmissionId()), "RUNNING");
+        return job;
+    }
+
     private static TaskSummary task(JobResult result, String name) {
         return result.getTasks().stream().filter(t -> t.getName().equals(name)).findFirst().orElseThrow();
     }
@@ -115,14 +123,12 @@ class BatchClustersTest extends StackTest {
 
     @Test
     void aCancelledClusterJobIsGoneFromTheClusterAndTheJobEndsCancelled() throws Exception {
-        JobSubmission job = job("""
+        JobSubmission job = startedJob("""
                 name: cancel-on-slurm
                 tasks:
                   - {name: sleepy, image: "flash/shell:1", framework: slurm, command: "sleep 300"}
                 """);
-        client.submit(job);
         String jobId = io.flash.common.ids.JobIds.forSubmission(job.getSubmissionId());
-        awaitFirstTask(jobId, "RUNNING");
         assertTrue(sh("squeue", "-h", "-o", "%j").contains(jobId + ".sleepy.1"), "running in Slurm");
         client.cancel(jobId, "e2e");
         JobResult result = client.awaitOutcome(job.getSubmissionId(), Duration.ofSeconds(60)).orElseThrow().result();
@@ -133,14 +139,12 @@ class BatchClustersTest extends StackTest {
 
     @Test
     void theAdapterKilledMidRunResumesWithoutSubmittingTwice() throws Exception {
-        JobSubmission job = job("""
+        JobSubmission job = startedJob("""
                 name: adapter-restart
                 tasks:
                   - {name: steady, image: "flash/shell:1", framework: slurm, command: "echo run >> /workspace/runs.txt; sleep 8; echo survived"}
                 """);
-        client.submit(job);
         String jobId = io.flash.common.ids.JobIds.forSubmission(job.getSubmissionId());
-        awaitFirstTask(jobId, "RUNNING");
         stack.kill("framework-slurm");
         Thread.sleep(2_000);
         adapter("slurm", 0);
@@ -188,14 +192,11 @@ class BatchClustersTest extends StackTest {
 
     @Test
     void withItsControllerStoppedSlurmIsDownItsRunningJobOutlivesTheOutageAndNewWorkGoesElsewhere() throws Exception {
-        JobSubmission before = job("""
+        JobSubmission before = startedJob("""
                 name: outlives-the-controller
                 tasks:
                   - {name: steady, image: "flash/shell:1", framework: slurm, command: "sleep 15; echo still here"}
                 """);
-        client.submit(before);
-        String beforeId = io.flash.common.ids.JobIds.forSubmission(before.getSubmissionId());
-        awaitFirstTask(beforeId, "RUNNING");
         sh("pkill", "-x", "slurmctld");
         JobSubmission duringSubmission;
         try {
