@@ -21,6 +21,8 @@ import java.util.*;
 public final class FlashStack implements AutoCloseable {
 
     public static final int S3_PORT = 18300;
+    /** Keycloak of the secure-mode tests (infra/keycloak/start.sh); its health on the port after. */
+    public static final int KEYCLOAK_PORT = 18180;
     public static final List<String> SERVICES = List.of("ingest", "dag-planner", "dispatcher", "framework-ecs", "executor");
 
     private final Path home = Path.of(System.getProperty("flash.home", "..")).toAbsolutePath().normalize();
@@ -117,6 +119,16 @@ public final class FlashStack implements AutoCloseable {
         long pid = services.get(name).pid();
         Process signal = new ProcessBuilder("kill", paused ? "-STOP" : "-CONT", Long.toString(pid)).inheritIO().start();
         if (signal.waitFor() != 0) throw new IllegalStateException("could not signal " + name);
+    }
+
+    /** Starts Flash's identity provider (Keycloak, realm flash) for the secure-mode tests, or stops it. */
+    public void identityProvider(boolean running) throws Exception {
+        script(running ? "infra/keycloak/start.sh" : "infra/keycloak/stop.sh");
+    }
+
+    /** The issuer of the identity provider's tokens. */
+    public String oidcUrl() {
+        return "http://127.0.0.1:" + KEYCLOAK_PORT + "/realms/flash";
     }
 
     /** Stops the broker (as an outage would) or starts it again on the same data. */
@@ -273,6 +285,7 @@ public final class FlashStack implements AutoCloseable {
         env.put("FLASH_FRAMEWORK_FENCE_AFTER_ABSENCE", "12s");
         // The S3-compatible store ObjectStoreTest starts (s3proxy); nothing connects to it before.
         env.put("FLASH_S3_ENDPOINT", "http://127.0.0.1:" + S3_PORT);
+        env.put("FLASH_KEYCLOAK_PORT", Integer.toString(KEYCLOAK_PORT));
         env.put("FLASH_S3_ACCESS_KEY", io.flash.common.testing.S3Server.ACCESS_KEY);
         env.put("FLASH_S3_SECRET_KEY", io.flash.common.testing.S3Server.SECRET_KEY);
         return env;
@@ -305,6 +318,7 @@ public final class FlashStack implements AutoCloseable {
             if (!p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) p.destroyForcibly();
         }
         try {
+            script("infra/keycloak/stop.sh");
             script("infra/registry/stop.sh");
         } finally {
             // A cluster with a node killed waits 30 s per node for a controlled shutdown that cannot

@@ -3,6 +3,8 @@ package io.flash.ingest.api;
 import io.flash.common.client.JobClient;
 import io.flash.common.jobfile.JobFileException;
 import io.flash.common.jobfile.JobFiles;
+import io.flash.ingest.access.Access;
+import io.flash.ingest.access.Caller;
 import io.flash.ingest.view.JobViews;
 import io.flash.schema.JobState;
 import io.flash.schema.JobStatus;
@@ -16,6 +18,7 @@ import jakarta.ws.rs.core.Response;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The HTTP face of Flash. Reads come from this instance's {@link JobViews}; writes are published to
@@ -49,21 +52,26 @@ public class JobsResource {
 
     private final JobViews views;
     private final JobClient client;
+    private final Callers callers;
 
-    public JobsResource(JobViews views, JobClient client) {
+    public JobsResource(JobViews views, JobClient client, Callers callers) {
         this.views = views;
         this.client = client;
+        this.callers = callers;
     }
 
     @GET
     @Path("/{id}")
     public Response job(@PathParam("id") String id, @QueryParam("page") @DefaultValue("0") int page,
                         @QueryParam("size") @DefaultValue("100") int size) {
+        Optional<Caller> caller = callers.current();
+        if (caller.isEmpty()) return Callers.unauthenticated();
         if (page < 0 || size < 1 || size > 10_000) {
             return error(400, "page must be 0 or more and size between 1 and 10000");
         }
         return views.job(id, page, size)
-                .map(p -> Response.ok(new JobPage(JobView.of(p.job()), p.tasks().stream().map(TaskView::of).toList(),
+                .map(p -> !Access.mayAct(caller.get(), p.job().getOwner()) ? Callers.forbidden(caller.get(), p.job().getOwner(), "read")
+                        : Response.ok(new JobPage(JobView.of(p.job()), p.tasks().stream().map(TaskView::of).toList(),
                         p.page(), p.size(), p.totalTasks())).build())
                 .orElseGet(() -> error(404, "no job " + id + " (yet): a job appears once ingest accepted it; "
                         + "a rejected submission is on flash.jobs.rejected"));
@@ -72,6 +80,8 @@ public class JobsResource {
     @GET
     public Response jobs(@QueryParam("owner") String owner, @QueryParam("state") String state,
                          @QueryParam("limit") @DefaultValue("100") int limit) {
+        Optional<Caller> caller = callers.current();
+        if (caller.isEmpty()) return Callers.unauthenticated();
         JobState wanted = null;
         if (state != null && !state.isBlank()) {
             try {
@@ -80,19 +90,24 @@ public class JobsResource {
                 return error(400, "state must be one of " + List.of(JobState.values()));
             }
         }
-        return Response.ok(views.find(owner, wanted, Math.max(1, Math.min(limit, 10_000))).stream().map(JobView::of).toList()).build();
+        return Response.ok(views.find(Access.listedOwner(caller.get(), owner), wanted, Math.max(1, Math.min(limit, 10_000))).stream().map(JobView::of).toList()).build();
     }
 
     /** A job file (YAML or JSON) in the body; published to the ingest topic. 202: validation is asynchronous. */
     @POST
     @Consumes({MediaType.WILDCARD})
     public Response submit(String body) throws Exception {
+        Optional<Caller> caller = callers.current();
+        if (caller.isEmpty()) return Callers.unauthenticated();
         JobSubmission job;
         try {
             job = JobFiles.parse(body);
         } catch (JobFileException e) {
             return error(400, e.getMessage());
         }
+        Access.Ownership ownership = Access.ownerOf(caller.get(), job.getOwner());
+        if (ownership.refusal() != null) return error(403, ownership.refusal());
+        if (ownership.owner() != null) job.setOwner(ownership.owner());
         String jobId = client.submit(job);
         return Response.accepted(Map.of("jobId", jobId, "submissionId", job.getSubmissionId(),
                 "status", "/jobs/" + jobId)).build();
@@ -101,6 +116,13 @@ public class JobsResource {
     @POST
     @Path("/{id}/cancel")
     public Response cancel(@PathParam("id") String id, @QueryParam("reason") String reason) throws Exception {
+        Optional<Caller> caller = callers.current();
+        if (caller.isEmpty()) return Callers.unauthenticated();
+        if (!caller.get().open()) { // open: a cancel may come before this instance has seen the job
+            Optional<JobViews.Page> job = views.job(id, 0, 1);
+            if (job.isEmpty()) return error(404, "no job " + id);
+            if (!Access.mayAct(caller.get(), job.get().job().getOwner())) return Callers.forbidden(caller.get(), job.get().job().getOwner(), "cancel");
+        }
         client.cancel(id, reason);
         return Response.accepted(Map.of("jobId", id, "cancel", "requested")).build();
     }

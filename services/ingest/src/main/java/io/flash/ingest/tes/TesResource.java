@@ -3,6 +3,9 @@ package io.flash.ingest.tes;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.flash.common.client.JobClient;
+import io.flash.ingest.access.Access;
+import io.flash.ingest.access.Caller;
+import io.flash.ingest.api.Callers;
 import io.flash.ingest.intake.SubmissionProcessor;
 import io.flash.ingest.validation.ValidationResult;
 import io.flash.ingest.view.JobViews;
@@ -37,10 +40,13 @@ public class TesResource {
     private final String version;
     private final List<String> storage;
 
-    public TesResource(JobViews views, SubmissionProcessor validation, JobClient client,
+    private final Callers callers;
+
+    public TesResource(JobViews views, SubmissionProcessor validation, JobClient client, Callers callers,
                        @ConfigProperty(name = "quarkus.application.version", defaultValue = "0.1.0") String version,
                        @ConfigProperty(name = "flash.tes.storage") List<String> storage) {
         this.storage = storage;
+        this.callers = callers;
         this.views = views;
         this.validation = validation;
         this.client = client;
@@ -66,6 +72,8 @@ public class TesResource {
     @Path("/tasks")
     @Consumes(MediaType.WILDCARD)
     public Response create(String body) throws Exception {
+        Optional<Caller> caller = callers.current();
+        if (caller.isEmpty()) return Callers.unauthenticated();
         TesModel.Task task;
         try {
             task = json.readValue(body == null ? "" : body, TesModel.Task.class);
@@ -74,7 +82,8 @@ public class TesResource {
         }
         if (task == null) return refused(List.of("(body): empty; send a TES task document"));
         String submissionId = "tes-" + UUID.randomUUID();
-        TesTranslator.Translation translation = TesTranslator.translate(task, submissionId, "tes");
+        TesTranslator.Translation translation = TesTranslator.translate(task, submissionId,
+                caller.get().open() ? "tes" : caller.get().name());
         if (!translation.errors().isEmpty()) return refused(translation.errors());
         ValidationResult checked = validation.check(translation.submission(), submissionId, System.currentTimeMillis());
         if (!checked.isAccepted()) {
@@ -90,11 +99,14 @@ public class TesResource {
     @GET
     @Path("/tasks/{id}")
     public Response get(@PathParam("id") String id, @QueryParam("view") @DefaultValue("MINIMAL") String view) {
+        Optional<Caller> caller = callers.current();
+        if (caller.isEmpty()) return Callers.unauthenticated();
         Optional<TesViews.View> chosen = view(view);
         if (chosen.isEmpty()) return badView(view);
         return views.job(id, 0, Integer.MAX_VALUE)
                 .filter(p -> TesViews.isTesTask(p.job()))
-                .map(p -> Response.ok(TesViews.render(p.job(), p.tasks(), chosen.get())).build())
+                .map(p -> !Access.mayAct(caller.get(), p.job().getOwner()) ? Callers.forbidden(caller.get(), p.job().getOwner(), "read")
+                        : Response.ok(TesViews.render(p.job(), p.tasks(), chosen.get())).build())
                 .orElseGet(() -> unknown(id));
     }
 
@@ -108,6 +120,8 @@ public class TesResource {
                          @QueryParam("tag_key") List<String> tagKeys, @QueryParam("tag_value") List<String> tagValues,
                          @QueryParam("page_size") Integer pageSize, @QueryParam("page_token") String pageToken,
                          @QueryParam("view") @DefaultValue("MINIMAL") String view) {
+        Optional<Caller> caller = callers.current();
+        if (caller.isEmpty()) return Callers.unauthenticated();
         Optional<TesViews.View> chosen = view(view);
         if (chosen.isEmpty()) return badView(view);
         if (state != null && !STATES.contains(state)) return refused(List.of("state: must be one of " + new TreeSet<>(STATES)));
@@ -122,6 +136,7 @@ public class TesResource {
         boolean more = false;
         for (JobStatus job : views.jobsAfter(after)) {
             if (!TesViews.isTesTask(job) || namePrefix != null && !job.getName().startsWith(namePrefix)) continue;
+            if (!Access.mayAct(caller.get(), job.getOwner())) continue;
             if (!tagsMatch(TesViews.tags(job), wanted)) continue;
             Optional<JobViews.Page> tasks = views.job(job.getJobId(), 0, Integer.MAX_VALUE);
             if (tasks.isEmpty()) continue;
@@ -150,7 +165,11 @@ public class TesResource {
     @POST
     @Path("/tasks/{id}:cancel")
     public Response cancel(@PathParam("id") String id) throws Exception {
-        if (views.job(id, 0, 1).filter(p -> TesViews.isTesTask(p.job())).isEmpty()) return unknown(id);
+        Optional<Caller> caller = callers.current();
+        if (caller.isEmpty()) return Callers.unauthenticated();
+        Optional<JobViews.Page> task = views.job(id, 0, 1).filter(p -> TesViews.isTesTask(p.job()));
+        if (task.isEmpty()) return unknown(id);
+        if (!Access.mayAct(caller.get(), task.get().job().getOwner())) return Callers.forbidden(caller.get(), task.get().job().getOwner(), "cancel");
         client.cancel(id, "cancelled through TES");
         return Response.ok(Map.of()).build();
     }
