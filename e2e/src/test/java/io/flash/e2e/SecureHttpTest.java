@@ -3,7 +3,10 @@ package io.flash.e2e;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 import java.net.URI;
 import java.net.URLEncoder;
@@ -22,13 +25,18 @@ import static org.junit.jupiter.api.Assertions.*;
  * neither read nor cancel alice's job, admin can; no token, a forged one, or a submission naming
  * another owner is refused with its reason; TES honours the same tokens.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SecureHttpTest extends StackTest {
 
     private static final int PORT = 18130;
     private final Map<String, String> passwords = new java.util.HashMap<>();
+    /** Every token handed out here, for the last test's search. */
+    private final java.util.List<String> tokens = new java.util.ArrayList<>();
+    private long startedAt;
 
     @BeforeAll
     void startIdentityProviderAndSecureIngest() throws Exception {
+        startedAt = System.currentTimeMillis();
         stack.identityProvider(true);
         for (String line : Files.readAllLines(stack.dataDir().resolve("keycloak/users"))) {
             String[] f = line.split(" ");
@@ -52,7 +60,9 @@ class SecureHttpTest extends StackTest {
                 .header("Content-Type", "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.ofString(form)).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, r.statusCode(), r.body());
-        return json.readTree(r.body()).get("access_token").asText();
+        String token = json.readTree(r.body()).get("access_token").asText();
+        tokens.add(token);
+        return token;
     }
 
     private HttpResponse<String> call(String method, String path, String token, String body) throws Exception {
@@ -131,5 +141,50 @@ class SecureHttpTest extends StackTest {
         assertEquals(403, call("POST", "/ga4gh/tes/v1/tasks/" + id + ":cancel", bob, null).statusCode());
         assertFalse(call("GET", "/ga4gh/tes/v1/tasks", bob, null).body().contains(id));
         assertEquals(401, call("GET", "/ga4gh/tes/v1/tasks", null, null).statusCode());
+    }
+
+    /** Last: no password or token of this class's run is in any service's log or on any topic (records since it began). */
+    @Test
+    @Order(Integer.MAX_VALUE)
+    void noSecretUsedHereIsInAnyLogOrOnAnyTopic() throws Exception {
+        assertFalse(tokens.isEmpty(), "the tests before handed out tokens");
+        java.util.List<String> secrets = new java.util.ArrayList<>(passwords.values());
+        for (String t : tokens) secrets.add(t.substring(t.lastIndexOf('.') + 1)); // a token's signature: only the token has it
+        java.util.List<String> found = new java.util.ArrayList<>();
+        try (var logs = Files.list(stack.logs())) {
+            for (java.nio.file.Path log : logs.toList()) {
+                String text = Files.readString(log, StandardCharsets.ISO_8859_1);
+                for (String secret : secrets) if (text.contains(secret)) found.add(log.getFileName() + " holds a secret");
+            }
+        }
+        java.util.Properties props = new java.util.Properties();
+        props.put("bootstrap.servers", stack.bootstrapServers());
+        try (var admin = org.apache.kafka.clients.admin.Admin.create(props);
+             var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(props,
+                     new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                     new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+            var partitions = new java.util.ArrayList<org.apache.kafka.common.TopicPartition>();
+            for (String topic : admin.listTopics(new org.apache.kafka.clients.admin.ListTopicsOptions().listInternal(true)).names().get()) {
+                consumer.partitionsFor(topic).forEach(p -> partitions.add(new org.apache.kafka.common.TopicPartition(topic, p.partition())));
+            }
+            consumer.assign(partitions);
+            Map<org.apache.kafka.common.TopicPartition, Long> since = new java.util.HashMap<>();
+            partitions.forEach(p -> since.put(p, startedAt));
+            Map<org.apache.kafka.common.TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            consumer.offsetsForTimes(since).forEach((p, o) -> consumer.seek(p, o == null ? ends.get(p) : o.offset()));
+            long records = 0, deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+            while (ends.entrySet().stream().anyMatch(e -> consumer.position(e.getKey()) < e.getValue()) && System.nanoTime() < deadline) {
+                for (var record : consumer.poll(Duration.ofMillis(500))) {
+                    records++;
+                    String bytes = (record.key() == null ? "" : new String(record.key(), StandardCharsets.ISO_8859_1))
+                            + (record.value() == null ? "" : new String(record.value(), StandardCharsets.ISO_8859_1));
+                    for (var header : record.headers()) bytes += new String(header.value() == null ? new byte[0] : header.value(), StandardCharsets.ISO_8859_1);
+                    for (String secret : secrets) if (bytes.contains(secret)) found.add(record.topic() + " offset " + record.offset() + " holds a secret");
+                }
+            }
+            assertTrue(records > 0, "read the topics");
+            for (var e : ends.entrySet()) assertTrue(consumer.position(e.getKey()) >= e.getValue(), "read all of " + e.getKey());
+        }
+        assertEquals(java.util.List.of(), found);
     }
 }
