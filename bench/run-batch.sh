@@ -7,6 +7,7 @@
 # Usage: bench/run-batch.sh [N] [R]      (defaults 200 and 20)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 N="${1:-200}" R="${2:-20}"
 port="${FLASH_BATCH_PORT:-8095}"
 export FLASH_API_URL="${FLASH_API_URL:-http://127.0.0.1:${FLASH_HTTP_PORT_BASE:-8090}}"
@@ -19,7 +20,6 @@ if ! curl -fsS "http://127.0.0.1:$port/q/health/ready" >/dev/null 2>&1; then
   for _ in $(seq 1 120); do curl -fsS "http://127.0.0.1:$port/q/health/ready" >/dev/null 2>&1 && break; sleep 1; done
   sleep 5 # its first heartbeat reaches the dispatcher
 fi
-now() { date +%s.%N; }
 run_docker="docker run --rm --network none --user 65534:65534 --read-only --cap-drop ALL flash/shell:1"
 
 # 1. makespan
@@ -55,11 +55,10 @@ YAML
   until squeue -h -t R -n "lat-$r" -o %i | grep -q .; do sleep 0.05; done
   direct_lat+=("$(echo "$(now) - $t0" | bc)")
 done
-pct() { printf '%s\n' "$@" | sort -n | awk -v p="$P" '{a[NR]=$1} END {i=int((NR-1)*p+0.5)+1; printf "%.2f", a[i]}'; }
 P=0.5; f50=$(pct "${flash_lat[@]}"); d50=$(pct "${direct_lat[@]}")
 P=0.95; f95=$(pct "${flash_lat[@]}"); d95=$(pct "${direct_lat[@]}")
 echo "| | Flash -> Slurm | sbatch alone | ratio |"
 echo "|---|---|---|---|"
 printf '| makespan, %d one-second container tasks | %.1f s | %.1f s | %.2f |\n' "$N" "$flash_makespan" "$direct_makespan" "$(echo "$flash_makespan / $direct_makespan" | bc -l)"
-printf '| submit -> running, p50 over %d | %s s | %s s | %.2f |\n' "$R" "$f50" "$d50" "$(echo "$f50 / $d50" | bc -l)"
-printf '| submit -> running, p95 | %s s | %s s | %.2f |\n' "$f95" "$d95" "$(echo "$f95 / $d95" | bc -l)"
+ratio_row "submit -> running, p50 over $R" "$f50" "$d50"
+ratio_row "submit -> running, p95" "$f95" "$d95"

@@ -7,6 +7,7 @@
 # Usage: bench/run-secure.sh [R] [N]      (defaults 20 and 400)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 R="${1:-20}" N="${2:-400}"
 data="${FLASH_DATA_DIR:-$HOME/.flash}"
 secure="http://127.0.0.1:${FLASH_HTTP_PORT_BASE:-8090}" open="http://127.0.0.1:8099"
@@ -23,7 +24,6 @@ FLASH_SECURITY=off nohup java -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 
 open_pid=$!
 trap 'kill $open_pid 2>/dev/null || true' EXIT
 for _ in $(seq 1 120); do curl -fsS "$open/q/health/ready" >/dev/null 2>&1 && break; sleep 1; done
-now() { date +%s.%N; }
 submit() { # url [token] -> job id
   curl -fsS ${2:+-H "Authorization: Bearer $2"} --data-binary @examples/hello.yaml "$1/jobs" | sed -n 's/.*"jobId":"\([^"]*\)".*/\1/p'
 }
@@ -49,12 +49,11 @@ idle() { # the burst's jobs ran, so the next burst does not share the machine wi
   done
 }
 secure_burst=$(burst "$secure" "$TOKEN"); idle; open_burst=$(burst "$open"); idle
-pct() { printf '%s\n' "$@" | sort -n | awk -v p="$P" '{a[NR]=$1} END {i=int((NR-1)*p+0.5)+1; printf "%.2f", a[i]}'; }
 P=0.5; s50=$(pct "${secure_lat[@]}"); o50=$(pct "${open_lat[@]}")
 P=0.95; s95=$(pct "${secure_lat[@]}"); o95=$(pct "${open_lat[@]}")
 echo "| | secure (token verified) | open | ratio |"
 echo "|---|---|---|---|"
-printf '| hello submit -> SUCCEEDED, p50 over %d | %s s | %s s | %.2f |\n' "$R" "$s50" "$o50" "$(echo "$s50 / $o50" | bc -l)"
-printf '| hello submit -> SUCCEEDED, p95 | %s s | %s s | %.2f |\n' "$s95" "$o95" "$(echo "$s95 / $o95" | bc -l)"
+ratio_row "hello submit -> SUCCEEDED, p50 over $R" "$s50" "$o50"
+ratio_row "hello submit -> SUCCEEDED, p95" "$s95" "$o95"
 printf '| %d submissions accepted, 4 at a time | %.1f jobs/s | %.1f jobs/s | %.2f |\n' "$N" "$(echo "$N / $secure_burst" | bc -l)" \
   "$(echo "$N / $open_burst" | bc -l)" "$(echo "($N / $secure_burst) / ($N / $open_burst)" | bc -l)"
