@@ -1,8 +1,8 @@
 package io.flash.ingest.access;
 
 /**
- * Who may do what with a job: its owner and an admin may read, watch, read the logs of and cancel
- * it; the owner of a submission is the caller, never a field the client fills in (a submission
+ * Who may do what with a job: its owner and an admin may read, list and cancel it (and, as those
+ * doors open, watch it and read its logs); the owner of a submission is the caller, never a field the client fills in (a submission
  * naming someone else is refused, saying so). In the open mode everyone may do everything and a
  * submission keeps the owner it names. No HTTP or Kafka here: the resources adapt.
  */
