@@ -37,9 +37,7 @@ final class FileWorkspaces implements Workspaces {
         try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "r")) {
             long length = f.length();
             if (length <= from) return new Output("", from, 0);
-            byte[] bytes = new byte[(int) Math.min(max, length - from)];
-            f.seek(from);
-            f.readFully(bytes);
+            byte[] bytes = read(f, from, (int) Math.min(max, length - from));
             int end = bytes.length;
             if (!toTheEnd) { // whole lines only: the rest comes with the next piece
                 while (end > 0 && bytes[end - 1] != '\n') end--;
@@ -83,12 +81,16 @@ final class FileWorkspaces implements Workspaces {
         if (!Files.exists(file)) return null;
         try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "r")) {
             long start = Math.max(0, f.length() - TAIL_BYTES);
-            byte[] bytes = new byte[(int) (f.length() - start)];
-            f.seek(start);
-            f.readFully(bytes);
-            return new String(bytes, StandardCharsets.UTF_8);
+            return new String(read(f, start, (int) (f.length() - start)), StandardCharsets.UTF_8);
         } catch (IOException e) {
             return null;
         }
+    }
+
+    private static byte[] read(RandomAccessFile f, long from, int length) throws IOException {
+        byte[] bytes = new byte[length];
+        f.seek(from);
+        f.readFully(bytes);
+        return bytes;
     }
 }

@@ -97,30 +97,42 @@ public final class BatchShard {
         }
     }
 
-    /** Submits what waits, in attempt order; a job already in the cluster under the attempt's name is adopted, not submitted again. */
+    /** On a dispatch or the catch-up marker: submits what waits (one look at the cluster for their names first). */
     private void submitWaiting(long now) {
         List<TaskDispatch> waiting = store.waiting().values();
         if (waiting.isEmpty() || catchUp.holding()) return;
         try {
-            Map<String, Cluster.Job> known = cluster.jobs(waiting.stream().map(d -> d.getReady().getAttemptId()).toList());
-            for (TaskDispatch d : waiting) {
-                TaskReady r = d.getReady();
-                Cluster.Job existing = known.get(r.getAttemptId());
-                String jobId = existing != null ? existing.id() : cluster.submit(spec(r));
-                store.waiting().delete(r.getAttemptId());
-                store.submitted().put(r.getAttemptId(), d);
-                store.clusterIds().put(r.getAttemptId(), jobId);
-                store.marks().put("submitted/" + r.getAttemptId(), now);
-                holds.forget(r.getAttemptId());
-                outbox.event(events.placed(r, settings.frameworkId(), now));
-            }
+            submitWaiting(waiting, cluster.jobs(names(waiting)), now);
         } catch (Cluster.Unreachable e) {
-            for (TaskDispatch d : store.waiting().values()) {
-                String reason = settings.frameworkId() + " shard " + shard + ": the cluster's controller does not answer ("
-                        + e.getMessage() + ")";
-                if (holds.due(d.getReady().getAttemptId(), reason)) outbox.event(events.held(d.getReady(), reason, now));
-            }
+            holdWaiting(e, now);
         }
+    }
+
+    /** Submits what waits, in attempt order; a job already in the cluster under the attempt's name is adopted, not submitted again. */
+    private void submitWaiting(List<TaskDispatch> waiting, Map<String, Cluster.Job> known, long now) {
+        for (TaskDispatch d : waiting) {
+            TaskReady r = d.getReady();
+            Cluster.Job existing = known.get(r.getAttemptId());
+            String jobId = existing != null ? existing.id() : cluster.submit(spec(r));
+            store.waiting().delete(r.getAttemptId());
+            store.submitted().put(r.getAttemptId(), d);
+            store.clusterIds().put(r.getAttemptId(), jobId);
+            store.marks().put("submitted/" + r.getAttemptId(), now);
+            holds.forget(r.getAttemptId());
+            outbox.event(events.placed(r, settings.frameworkId(), now));
+        }
+    }
+
+    private void holdWaiting(Cluster.Unreachable e, long now) {
+        for (TaskDispatch d : store.waiting().values()) {
+            String reason = settings.frameworkId() + " shard " + shard + ": the cluster's controller does not answer ("
+                    + e.getMessage() + ")";
+            if (holds.due(d.getReady().getAttemptId(), reason)) outbox.event(events.held(d.getReady(), reason, now));
+        }
+    }
+
+    private static List<String> names(Collection<TaskDispatch> dispatches) {
+        return dispatches.stream().map(d -> d.getReady().getAttemptId()).toList();
     }
 
     private Cluster.JobSpec spec(TaskReady r) {
@@ -135,19 +147,27 @@ public final class BatchShard {
     /** The shard's clock: submit, read the cluster's states, heartbeat — or, with the controller silent, nothing. */
     public void tick(long now) {
         noticeAbsence(now);
-        submitWaiting(now);
+        List<TaskDispatch> waiting = store.waiting().values();
+        List<String> names = new ArrayList<>(names(waiting));
+        names.addAll(names(store.submitted().values()));
         Map<String, Cluster.Job> jobs;
         List<Cluster.Partition> partitions;
         try {
-            jobs = cluster.jobs(store.submitted().values().stream().map(d -> d.getReady().getAttemptId()).toList());
+            jobs = cluster.jobs(names); // one look serves both: what waits is adopted or submitted, the rest is read
+            if (!waiting.isEmpty() && !catchUp.holding()) submitWaiting(waiting, jobs, now);
             partitions = cluster.partitions();
         } catch (Cluster.Unreachable e) {
+            if (!catchUp.holding()) holdWaiting(e, now);
             return; // silence: the dispatcher judges the framework DOWN and moves what it has not placed
         }
         List<TaskDispatch> queued = new ArrayList<>(store.waiting().values());
         for (TaskDispatch d : store.submitted().values()) {
             String id = d.getReady().getAttemptId();
             Cluster.Job job = jobs.get(id);
+            if (job == null && Objects.equals(store.marks().get("submitted/" + id), now)) { // submitted just now
+                queued.add(d);
+                continue;
+            }
             if (job == null) { // forgotten by the cluster already (a short MinJobAge): the job script left its exit status
                 Integer exit = workspaces.exitStatus(d.getReady().getJobId(), id);
                 if (exit != null) {
@@ -163,7 +183,7 @@ public final class BatchShard {
                 }
                 continue;
             }
-            boolean stopping = store.marks().get("cancelled/" + id) != null || store.marks().get("fenced/" + id) != null;
+            boolean stopping = stoppedByFlash(id);
             switch (job.phase()) {
                 case QUEUED -> {
                     queued.add(d);
@@ -190,11 +210,16 @@ public final class BatchShard {
         outbox.heartbeat(FrameworkHeartbeats.of(settings.frameworkId(), shard, settings.acceptLimit(), offers, queued, now));
     }
 
+    /** Flash asked the cluster to stop it: a cancel or a fence. */
+    private boolean stoppedByFlash(String id) {
+        return store.marks().get("cancelled/" + id) != null || store.marks().get("fenced/" + id) != null;
+    }
+
     /** How a finished job ended, in the planner's terms. */
     private TaskEvent ended(TaskReady r, Cluster.Job job, long now) {
         String id = r.getAttemptId();
         Long fencedAt = store.marks().get("fenced/" + id);
-        boolean cancelledByFlash = store.marks().get("cancelled/" + id) != null || fencedAt != null;
+        boolean cancelledByFlash = stoppedByFlash(id);
         if (job.phase() == Cluster.Phase.NODE_LOST) {
             return events.lost(r, job.node(), FailureClass.NODE_LOST, "the cluster lost its node (" + job.state() + ")", now);
         }
