@@ -79,6 +79,12 @@ fi
 if [ $start_engine = 1 ]; then
   mkdir -p "$FLASH_DATA_DIR/logs"
   log "prepare: no Docker engine answers; starting dockerd (log: $FLASH_DATA_DIR/logs/dockerd.log)"
+  # Pid files left by an engine that died with its machine (or session) stop dockerd from starting,
+  # or make it wait for a containerd that is another process by now (the pid was reused).
+  for stale in /var/run/docker.pid:dockerd /var/run/docker/containerd/containerd.pid:containerd; do
+    file="${stale%%:*}"
+    if [ -f "$file" ] && [ "$(cat /proc/"$(cat "$file")"/comm 2>/dev/null)" != "${stale##*:}" ]; then rm -f "$file"; fi
+  done
   nohup dockerd >"$FLASH_DATA_DIR/logs/dockerd.log" 2>&1 &
   echo $! > "$FLASH_DATA_DIR/dockerd.pid"
   if ! wait_for "docker" 60 engine_answers; then

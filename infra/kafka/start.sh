@@ -7,6 +7,11 @@
 #                                       PORT, PORT+2, PORT+4 (controllers on the odd ports between),
 #                                       every topic, changelog and the transaction log replicated
 #                                       3 times with min.insync.replicas=2: one node may die.
+#   FLASH_SECURITY (default off)        on: clients sign in with SCRAM-SHA-512 and the StandardAuthorizer
+#                                       allows only what `flash setup` grants (docs/security.md); the
+#                                       logins' passwords are drawn into $FLASH_DATA_DIR/kafka/credentials
+#   FLASH_FRAMEWORKS (default ecs)      the frameworks whose services get a login
+#   FLASH_KAFKA_USERS (default alice bob) the people (or pipelines) who get a login of their own
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
 
@@ -43,6 +48,23 @@ if [ ! -s "$id_file" ]; then
 fi
 cluster_id="$(cat "$id_file")"
 
+# Logins: one file per principal holding its password (docs/security.md). The brokers' and the
+# admin's are formatted into every data directory, so one started open can later start secure.
+creds="$FLASH_DATA_DIR/kafka/credentials"
+(umask 077; mkdir -p "$creds")
+draw_login() { [ -s "$creds/$1" ] || (umask 077; head -c 18 /dev/urandom | base64 | tr -d '/+=\n' > "$creds/$1"); }
+for principal in flash-broker flash-admin flash-controller; do draw_login "$principal"; done
+if [ "${FLASH_SECURITY:-off}" = on ]; then
+  for principal in flash-ingest flash-dag-planner flash-dispatcher flash-executor; do draw_login "$principal"; done
+  frameworks="${FLASH_FRAMEWORKS:-ecs}"
+  for f in ${frameworks//,/ }; do draw_login "flash-framework-$f"; done
+  for u in ${FLASH_KAFKA_USERS:-alice bob}; do draw_login "$u"; done
+  if [ -f "$FLASH_DATA_DIR/kafka/data/meta.properties" ] && [ ! -f "$FLASH_DATA_DIR/kafka/logins-formatted" ]; then
+    die "$FLASH_DATA_DIR/kafka was formatted before Flash had a secure mode (its brokers have no login); use another FLASH_DATA_DIR for the secure mode (or remove $FLASH_DATA_DIR/kafka*)"
+  fi
+fi
+secret() { cat "$creds/$1"; }
+
 start_node() {
   local i="$1" port ctl dir pidfile name
   port="$(kafka_port "$i")"; ctl="$(kafka_controller_port "$i")"
@@ -55,17 +77,40 @@ start_node() {
   else
     quorum="controller.quorum.voters=$voters"
   fi
-  cat > "$dir/server.properties" <<PROPS
+  local listener=PLAINTEXT
+  [ "${FLASH_SECURITY:-off}" = on ] && listener=SASL_PLAINTEXT
+  (umask 077; cat > "$dir/server.properties" <<PROPS
 process.roles=broker,controller
 node.id=$i
 $quorum
-listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$ctl
-advertised.listeners=PLAINTEXT://127.0.0.1:$port
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+listeners=$listener://127.0.0.1:$port,CONTROLLER://127.0.0.1:$ctl
+advertised.listeners=$listener://127.0.0.1:$port
+inter.broker.listener.name=$listener
 log.dirs=$dir/data
 num.partitions=1
 PROPS
-  sed -e "/^#/d" -e "s/@RF@/$replication/g" -e "s/@ISR@/$min_isr/g" "$FLASH_HOME/infra/kafka/broker-common.properties" >> "$dir/server.properties"
+  )
+  if [ "$listener" = SASL_PLAINTEXT ]; then
+    # Clients and brokers: SCRAM (credentials in the cluster's metadata). Controllers: PLAIN with a
+    # static login, as KRaft needs (the controllers serve the metadata SCRAM reads). Then only the
+    # ACLs `flash setup` writes (from io.flash.common.access.KafkaGrants) allow anything.
+    cat >> "$dir/server.properties" <<PROPS
+listener.security.protocol.map=SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:SASL_PLAINTEXT
+sasl.enabled.mechanisms=SCRAM-SHA-512
+sasl.mechanism.inter.broker.protocol=SCRAM-SHA-512
+listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="flash-broker" password="$(secret flash-broker)";
+sasl.mechanism.controller.protocol=PLAIN
+listener.name.controller.sasl.enabled.mechanisms=PLAIN
+listener.name.controller.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="flash-controller" password="$(secret flash-controller)" user_flash-controller="$(secret flash-controller)";
+authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer
+super.users=User:flash-broker;User:flash-admin;User:flash-controller
+allow.everyone.if.no.acl.found=false
+PROPS
+  else
+    echo "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT" >> "$dir/server.properties"
+  fi
+  sed -e "/^#/d" -e "/^inter.broker.listener.name=/d" -e "s/@RF@/$replication/g" -e "s/@ISR@/$min_isr/g" \
+    "$FLASH_HOME/infra/kafka/broker-common.properties" >> "$dir/server.properties"
   cat > "$dir/log4j2.properties" <<'PROPS'
 rootLogger.level=INFO
 rootLogger.appenderRef.stdout.ref=STDOUT
@@ -86,8 +131,11 @@ PROPS
     # retrying OUT_OF_ORDER_SEQUENCE_NUMBER for ever ("expected sequence 0 for transactions v2 ... no
     # existing state") and its shard stalled; exactly-once keeps working on the earlier protocol.
     java "${opts[@]}" -cp "$lib/*" kafka.tools.StorageTool format -t "$cluster_id" -c "$dir/server.properties" "${how[@]}" \
-      --feature transaction.version=1 >"$logs/$name-format.log" 2>&1 \
+      --feature transaction.version=1 \
+      --add-scram "SCRAM-SHA-512=[name=flash-broker,password=$(secret flash-broker)]" \
+      --add-scram "SCRAM-SHA-512=[name=flash-admin,password=$(secret flash-admin)]" >"$logs/$name-format.log" 2>&1 \
       || die "formatting the Kafka data directory failed; see $logs/$name-format.log"
+    touch "$FLASH_DATA_DIR/kafka/logins-formatted"
   fi
   nohup java "${opts[@]}" -cp "$lib/*" kafka.Kafka "$dir/server.properties" >"$logs/$name.log" 2>&1 &
   echo $! > "$pidfile"
@@ -102,4 +150,4 @@ for i in $(seq 1 "$brokers"); do
     die "$(kafka_name "$i") did not open 127.0.0.1:$port within 90 s"
   fi
 done
-log "kafka ready on $FLASH_BOOTSTRAP_SERVERS ($brokers node$([ "$brokers" = 1 ] || echo s), replication $replication, min.insync.replicas $min_isr)"
+log "kafka ready on $FLASH_BOOTSTRAP_SERVERS ($brokers node$([ "$brokers" = 1 ] || echo s), replication $replication, min.insync.replicas $min_isr$([ "${FLASH_SECURITY:-off}" = on ] && echo "; SCRAM logins and ACLs, logins in $creds"))"

@@ -28,6 +28,8 @@ public final class FlashStack implements AutoCloseable {
     private final Path home = Path.of(System.getProperty("flash.home", "..")).toAbsolutePath().normalize();
     private final Path dir;
     private final int kafkaPort, registryPort, httpBase, brokers;
+    /** The secure mode: a broker with SCRAM logins and ACLs, Keycloak, every service with its own principal. */
+    private final boolean secure;
     /** Settings every service of this platform gets (e.g. a simulated fleet for the executor). */
     private final Map<String, String> serviceEnv;
     private final Map<String, Process> services = new LinkedHashMap<>();
@@ -61,6 +63,17 @@ public final class FlashStack implements AutoCloseable {
 
     /** Another platform beside the shared one: its own data, ports and Kafka of {@code brokers} nodes (1 or 3). */
     FlashStack(Path dir, int kafkaPort, int registryPort, int httpBase, int brokers, Map<String, String> serviceEnv) {
+        this(dir, kafkaPort, registryPort, httpBase, brokers, serviceEnv, false);
+    }
+
+    /** A platform in the secure mode (as {@code bin/flash up --secure}), beside the shared one. */
+    static FlashStack secure(Path dir, int kafkaPort, int registryPort, int httpBase) {
+        return new FlashStack(dir, kafkaPort, registryPort, httpBase, 1, Map.of(), true);
+    }
+
+    private FlashStack(Path dir, int kafkaPort, int registryPort, int httpBase, int brokers, Map<String, String> serviceEnv,
+                       boolean secure) {
+        this.secure = secure;
         this.dir = dir.toAbsolutePath();
         this.kafkaPort = kafkaPort;
         this.registryPort = registryPort;
@@ -124,6 +137,16 @@ public final class FlashStack implements AutoCloseable {
     /** Starts Flash's identity provider (Keycloak, realm flash) for the secure-mode tests, or stops it. */
     public void identityProvider(boolean running) throws Exception {
         script(running ? "infra/keycloak/start.sh" : "infra/keycloak/stop.sh");
+    }
+
+    /** Where infra/kafka/start.sh draws the secure mode's logins: one file per principal. */
+    public Path credentials() {
+        return dir.resolve("kafka/credentials");
+    }
+
+    /** A principal's broker login in the secure mode (a service's, flash-admin, or a user's: alice, bob). */
+    public io.flash.common.access.KafkaLogin login(String principal) throws IOException {
+        return io.flash.common.setup.SecuritySetup.login(credentials(), principal);
     }
 
     /** The issuer of the identity provider's tokens. */
@@ -202,10 +225,13 @@ public final class FlashStack implements AutoCloseable {
         Files.createDirectories(logs());
         script("infra/kafka/start.sh");
         script("infra/registry/start.sh");
+        if (secure) identityProvider(true);
         script("infra/images/build-all.sh");
         RequiredImages.require("infra/images/build-all.sh", List.of("flash/shell:1", "flash/tools:1"));
-        PlatformSetup.Settings settings = new PlatformSetup.Settings(bootstrapServers(), registryUrl(), 3, List.of("ecs"), 3, 8);
+        PlatformSetup.Settings settings = new PlatformSetup.Settings(bootstrapServers(), registryUrl(), 3, List.of("ecs"), 3, 8,
+                secure ? login(io.flash.common.access.KafkaGrants.ADMIN) : io.flash.common.access.KafkaLogin.NONE);
         PlatformSetup.createTopics(settings, true);
+        if (secure) io.flash.common.setup.SecuritySetup.apply(settings, credentials());
         PlatformSetup.setBackwardCompatibility(registryUrl());
         for (String service : SERVICES) {
             startService(service, Map.of());
@@ -240,6 +266,16 @@ public final class FlashStack implements AutoCloseable {
         pb.environment().put("FLASH_NODE_MEMORY", "2Gi");
         pb.environment().put("FLASH_NODE_DISK_TYPE", "hdd");
         pb.environment().putAll(serviceEnv);
+        if (secure) {
+            io.flash.common.access.KafkaLogin login = login(service.equals("framework-ecs")
+                    ? io.flash.common.access.KafkaGrants.frameworkPrincipal(extraEnv.getOrDefault("FLASH_FRAMEWORK_ID", "ecs"))
+                    : "flash-" + service);
+            pb.environment().put("FLASH_KAFKA_USER", login.user());
+            pb.environment().put("FLASH_KAFKA_PASSWORD", login.password());
+            pb.environment().put("FLASH_TOPICS_CREATE_ON_START", "false");
+            pb.environment().put("FLASH_SECURITY", "on");
+            pb.environment().put("FLASH_OIDC_URL", oidcUrl());
+        }
         pb.environment().putAll(extraEnv);
         ports.put(instance, httpPort);
         services.put(instance, pb.start());
@@ -286,6 +322,7 @@ public final class FlashStack implements AutoCloseable {
         // The S3-compatible store ObjectStoreTest starts (s3proxy); nothing connects to it before.
         env.put("FLASH_S3_ENDPOINT", "http://127.0.0.1:" + S3_PORT);
         env.put("FLASH_KEYCLOAK_PORT", Integer.toString(KEYCLOAK_PORT));
+        if (secure) env.put("FLASH_SECURITY", "on");
         env.put("FLASH_S3_ACCESS_KEY", io.flash.common.testing.S3Server.ACCESS_KEY);
         env.put("FLASH_S3_SECRET_KEY", io.flash.common.testing.S3Server.SECRET_KEY);
         return env;

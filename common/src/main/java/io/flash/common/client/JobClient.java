@@ -1,5 +1,6 @@
 package io.flash.common.client;
 
+import io.flash.common.access.KafkaLogin;
 import io.flash.common.ids.JobIds;
 import io.flash.common.serde.RegistryValueSerdes;
 import io.flash.common.topics.FlashTopics;
@@ -33,17 +34,32 @@ public final class JobClient implements AutoCloseable {
     public record Outcome(String jobId, JobResult result, JobRejected rejected) {
     }
 
+    /**
+     * The record header of a submission that carries the submitter's access token (a JWT of Flash's
+     * identity provider); in the secure mode ingest accepts a job only with a valid one, and its owner
+     * is the token's user (docs/security.md).
+     */
+    public static final String TOKEN_HEADER = "flash-token";
+
     private final String bootstrapServers;
+    private final KafkaLogin login;
     private final RegistryValueSerdes values;
     private final FlashTopics topics;
     private final KafkaProducer<String, JobSubmission> producer;
 
+    /** Signs in to the broker as the environment says ({@link KafkaLogin#fromEnvironment()}). */
     public JobClient(String bootstrapServers, String registryUrl) {
+        this(bootstrapServers, registryUrl, KafkaLogin.fromEnvironment());
+    }
+
+    public JobClient(String bootstrapServers, String registryUrl, KafkaLogin login) {
         this.bootstrapServers = bootstrapServers;
+        this.login = login;
         this.values = new RegistryValueSerdes(registryUrl);
         this.topics = new FlashTopics(values);
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        login.addTo(props);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
@@ -57,10 +73,17 @@ public final class JobClient implements AutoCloseable {
 
     /** Publishes the job keyed by its submission id (one is made up when absent); returns the job id. */
     public String submit(JobSubmission job) throws Exception {
+        return submit(job, null);
+    }
+
+    /** As {@link #submit(JobSubmission)}, with the submitter's access token in {@link #TOKEN_HEADER} (none when null). */
+    public String submit(JobSubmission job, String accessToken) throws Exception {
         if (job.getSubmissionId() == null || job.getSubmissionId().isBlank()) {
             job.setSubmissionId(UUID.randomUUID().toString());
         }
-        producer.send(new ProducerRecord<>(topics.jobsSubmitted.name(), job.getSubmissionId(), job)).get();
+        ProducerRecord<String, JobSubmission> record = new ProducerRecord<>(topics.jobsSubmitted.name(), job.getSubmissionId(), job);
+        if (accessToken != null) record.headers().add(TOKEN_HEADER, accessToken.getBytes(StandardCharsets.UTF_8));
+        producer.send(record).get();
         return JobIds.forSubmission(job.getSubmissionId());
     }
 
@@ -68,6 +91,7 @@ public final class JobClient implements AutoCloseable {
     public void cancel(String jobId, String reason) throws Exception {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        login.addTo(props);
         try (KafkaProducer<String, JobCommand> commands = new KafkaProducer<>(props, topics.jobsCommands.keySerde().serializer(),
                 topics.jobsCommands.valueSerde().serializer())) {
             commands.send(new ProducerRecord<>(topics.jobsCommands.name(), jobId, JobCommand.newBuilder().setJobId(jobId)
@@ -80,6 +104,7 @@ public final class JobClient implements AutoCloseable {
     public void submitRaw(String key, byte[] value) throws Exception {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        login.addTo(props);
         try (KafkaProducer<byte[], byte[]> raw = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
             raw.send(new ProducerRecord<>(topics.jobsSubmitted.name(),
                     key == null ? null : key.getBytes(StandardCharsets.UTF_8), value)).get();
@@ -211,6 +236,7 @@ public final class JobClient implements AutoCloseable {
     private KafkaConsumer<String, Object> consumer() {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        login.addTo(props);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         // One deserializer for every Flash value: the writer schema picks the class.

@@ -27,6 +27,7 @@ public final class TopicTail<V> implements AutoCloseable {
     public TopicTail(String bootstrapServers, Topic<String, V> topic) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        io.flash.common.access.KafkaLogin.fromEnvironment().addTo(props);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         consumer = new KafkaConsumer<>(props, topic.keySerde().deserializer(), topic.valueSerde().deserializer());

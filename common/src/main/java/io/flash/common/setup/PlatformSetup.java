@@ -1,5 +1,6 @@
 package io.flash.common.setup;
 
+import io.flash.common.access.KafkaLogin;
 import io.flash.common.serde.RegistryConfig;
 import io.flash.common.topics.TopicCatalog;
 import io.flash.common.topics.TopicSpec;
@@ -26,8 +27,22 @@ import java.util.concurrent.ExecutionException;
  */
 public final class PlatformSetup {
 
+    /** @param login how setup signs in to the broker (the admin principal in the secure mode) */
     public record Settings(String bootstrapServers, String registryUrl, int partitions,
-                           List<String> frameworks, int frameworkShards, int assignmentPartitions) {
+                           List<String> frameworks, int frameworkShards, int assignmentPartitions, KafkaLogin login) {
+        /** Signing in as this process's environment says (FLASH_KAFKA_USER; nobody in the open mode). */
+        public Settings(String bootstrapServers, String registryUrl, int partitions,
+                        List<String> frameworks, int frameworkShards, int assignmentPartitions) {
+            this(bootstrapServers, registryUrl, partitions, frameworks, frameworkShards, assignmentPartitions, KafkaLogin.fromEnvironment());
+        }
+
+        public Map<String, Object> adminSettings() {
+            Map<String, Object> config = new java.util.HashMap<>(login.settings());
+            config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+            config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000);
+            return config;
+        }
+
         public static Settings fromEnvironment() {
             return new Settings(
                     env("FLASH_BOOTSTRAP_SERVERS", "127.0.0.1:9092"),
@@ -46,6 +61,10 @@ public final class PlatformSetup {
         Settings settings = Settings.fromEnvironment();
         List<String> created = createTopics(settings, true);
         System.out.println("topics: " + (created.isEmpty() ? "all present" : "created " + String.join(", ", created)));
+        String credentials = System.getenv("FLASH_KAFKA_CREDENTIALS");
+        if (settings.login().secure() && credentials != null && !credentials.isBlank()) {
+            System.out.println("kafka: " + SecuritySetup.apply(settings, java.nio.file.Path.of(credentials)));
+        }
         setBackwardCompatibility(settings.registryUrl());
         System.out.println("registry: global compatibility rule BACKWARD");
     }
@@ -86,9 +105,7 @@ public final class PlatformSetup {
      * @param includePlatform false to create only the frameworks' topics
      */
     public static List<String> createTopics(Settings settings, boolean includePlatform) throws InterruptedException, ExecutionException {
-        try (Admin admin = Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers(),
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000))) {
+        try (Admin admin = Admin.create(settings.adminSettings())) {
             Set<String> existing = admin.listTopics().names().get();
             List<NewTopic> missing = new ArrayList<>();
             List<TopicSpec> wanted = topics(settings, includePlatform);

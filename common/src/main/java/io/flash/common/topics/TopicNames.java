@@ -21,19 +21,24 @@ public final class TopicNames {
     private TopicNames() {
     }
 
+    /** What every topic of the framework's name begins with. */
+    public static String frameworkPrefix(String frameworkId) {
+        return "flash.fw." + frameworkId + ".";
+    }
+
     public static String frameworkTasks(String frameworkId) {
-        return "flash.fw." + frameworkId + ".tasks";
+        return frameworkPrefix(frameworkId) + "tasks";
     }
 
     public static String frameworkNodes(String frameworkId) {
-        return "flash.fw." + frameworkId + ".nodes";
+        return frameworkPrefix(frameworkId) + "nodes";
     }
 
     public static String frameworkAssignments(String frameworkId) {
-        return "flash.fw." + frameworkId + ".assignments";
+        return frameworkPrefix(frameworkId) + "assignments";
     }
 
     public static String frameworkNodeEvents(String frameworkId) {
-        return "flash.fw." + frameworkId + ".node-events";
+        return frameworkPrefix(frameworkId) + "node-events";
     }
 }

@@ -124,8 +124,9 @@ public final class NodeAgent implements AutoCloseable {
 
     /** The Kafka cluster's id: what tells this platform's containers from another's on a shared engine. */
     private String platformId() throws InterruptedException {
-        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
-                Map.of(org.apache.kafka.clients.admin.AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+        java.util.Properties config = io.flash.common.access.KafkaLogin.fromEnvironment().addTo(new java.util.Properties());
+        config.put(org.apache.kafka.clients.admin.AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(config)) {
             return admin.describeCluster().clusterId().get(120, TimeUnit.SECONDS);
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("could not learn the Kafka cluster's id from " + bootstrapServers

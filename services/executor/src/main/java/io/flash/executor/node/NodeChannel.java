@@ -51,6 +51,7 @@ public final class NodeChannel implements AutoCloseable {
         this.nodesTopic = TopicNames.frameworkNodes(frameworkId);
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        io.flash.common.access.KafkaLogin.fromEnvironment().addTo(p);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.LINGER_MS_CONFIG, lingerMs);
@@ -67,6 +68,7 @@ public final class NodeChannel implements AutoCloseable {
                                                                                                    String groupId, int fetchMaxWaitMs) {
         Properties c = new Properties();
         c.put(org.apache.kafka.clients.consumer.ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        io.flash.common.access.KafkaLogin.fromEnvironment().addTo(c);
         c.put(org.apache.kafka.clients.consumer.ConsumerConfig.GROUP_ID_CONFIG, groupId);
         c.put(org.apache.kafka.clients.consumer.ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         c.put(org.apache.kafka.clients.consumer.ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");

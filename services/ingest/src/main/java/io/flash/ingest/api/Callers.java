@@ -34,6 +34,16 @@ public class Callers {
         return Optional.of(Caller.user(identity.getPrincipal().getName(), identity.hasRole(adminRole)));
     }
 
+    /**
+     * The caller's access token, for the record a submission becomes: ingest's intake verifies the
+     * token of every ingest-topic record, whichever door it came through. Empty in the open mode.
+     */
+    public String token() {
+        if (!secure || identity.isAnonymous()) return null;
+        io.quarkus.oidc.AccessTokenCredential credential = identity.getCredential(io.quarkus.oidc.AccessTokenCredential.class);
+        return credential == null ? null : credential.getToken();
+    }
+
     public static Response unauthenticated() {
         return Response.status(401).header("WWW-Authenticate", "Bearer realm=\"flash\"")
                 .entity(Map.of("error", "sign in first: send Authorization: Bearer <access token> from Flash's identity provider"

@@ -108,7 +108,7 @@ public class JobsResource {
         Access.Ownership ownership = Access.ownerOf(caller.get(), job.getOwner());
         if (ownership.refusal() != null) return error(403, ownership.refusal());
         if (ownership.owner() != null) job.setOwner(ownership.owner());
-        String jobId = client.submit(job);
+        String jobId = client.submit(job, callers.token());
         return Response.accepted(Map.of("jobId", jobId, "submissionId", job.getSubmissionId(),
                 "status", "/jobs/" + jobId)).build();
     }

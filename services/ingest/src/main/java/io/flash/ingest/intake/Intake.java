@@ -2,6 +2,7 @@ package io.flash.ingest.intake;
 
 import io.flash.common.deadletter.DeadLetters;
 import io.flash.common.ids.JobIds;
+import io.flash.ingest.access.Access;
 import io.flash.ingest.validation.JobValidator;
 import io.flash.ingest.validation.ValidationResult;
 import io.flash.ingest.view.FrameworkLimits;
@@ -23,11 +24,32 @@ import java.util.function.Supplier;
  */
 public final class Intake {
 
+    private static final String TOKEN_HEADER = io.flash.common.client.JobClient.TOKEN_HEADER;
+
     private static final Logger LOG = Logger.getLogger(Intake.class);
 
     /** Where a record came from, as a rejection must say. */
     public record Source(String topic, int partition, long offset, String key) {
     }
+
+    /**
+     * Who published the record, as far as Flash can tell: anyone in the open mode; in the secure mode
+     * the user of the access token the record carries, or why there is none Flash trusts.
+     */
+    public sealed interface Submitter permits Anyone, Verified, Unverified {
+    }
+
+    public record Anyone() implements Submitter {
+    }
+
+    public record Verified(io.flash.ingest.access.Caller caller) implements Submitter {
+    }
+
+    /** @param reason what is wrong with the token and what to do, in words (never the token) */
+    public record Unverified(String reason) implements Submitter {
+    }
+
+    public static final Submitter ANYONE = new Anyone();
 
     /** Reads a record's bytes as a submission (the registry's decoder in production). */
     @FunctionalInterface
@@ -61,9 +83,13 @@ public final class Intake {
     }
 
     public Decision decide(Source from, byte[] payload, Decoder decoder, long now) {
+        return decide(from, ANYONE, payload, decoder, now);
+    }
+
+    public Decision decide(Source from, Submitter submitter, byte[] payload, Decoder decoder, long now) {
         String key = from.key() != null && !from.key().isBlank() ? from.key() : null;
         try {
-            return decideOrThrow(from, key, payload, decoder, now);
+            return decideOrThrow(from, submitter, key, payload, decoder, now);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return reject(from, key, null, List.of(new FieldError("(record)", "ingest stopped while reading this record; submit it again")), now);
@@ -74,7 +100,8 @@ public final class Intake {
         }
     }
 
-    private Decision decideOrThrow(Source from, String key, byte[] payload, Decoder decoder, long now) throws InterruptedException {
+    private Decision decideOrThrow(Source from, Submitter submitter, String key, byte[] payload, Decoder decoder, long now)
+            throws InterruptedException {
         if (payload != null && payload.length > maxSpecBytes) {
             return reject(from, key, null, List.of(new FieldError("(record)", "the job spec is " + payload.length
                     + " bytes, more than the limit of " + maxSpecBytes + "; scatter over a range or split the job")), now);
@@ -88,6 +115,17 @@ public final class Intake {
         }
         String submissionId = submission.getSubmissionId() != null && !submission.getSubmissionId().isBlank()
                 ? submission.getSubmissionId() : key != null ? key : UUID.randomUUID().toString();
+        if (submitter instanceof Unverified u) {
+            LOG.infof("rejected submission %s: no trusted identity (%s)", submissionId, u.reason());
+            return reject(from, submissionId, submission.getName(), List.of(new FieldError("(header " + TOKEN_HEADER + ")", u.reason())), now);
+        }
+        if (submitter instanceof Verified v) {
+            Access.Ownership ownership = Access.ownerOf(v.caller(), submission.getOwner());
+            if (ownership.refusal() != null) {
+                return reject(from, submissionId, submission.getName(), List.of(new FieldError("owner", ownership.refusal())), now);
+            }
+            submission.setOwner(ownership.owner());
+        }
         ValidationResult result = check(submission, submissionId, now);
         if (!result.isAccepted()) {
             LOG.infof("rejected submission %s: %s", submissionId, result.errors());

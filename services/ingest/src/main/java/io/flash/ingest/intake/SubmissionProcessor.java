@@ -26,8 +26,9 @@ public class SubmissionProcessor {
 
     private final SubmissionDecoder decoder;
     private final Intake intake;
+    private final SubmitterTokens submitters;
 
-    public SubmissionProcessor(io.flash.ingest.view.FrameworkLimits frameworkLimits,
+    public SubmissionProcessor(io.flash.ingest.view.FrameworkLimits frameworkLimits, SubmitterTokens submitters,
                                @ConfigProperty(name = "flash.registry.url") String registryUrl,
                                @ConfigProperty(name = "flash.ingest.max-tasks") int maxTasks,
                                @ConfigProperty(name = "flash.ingest.max-cpu") double maxCpu,
@@ -35,6 +36,7 @@ public class SubmissionProcessor {
                                @ConfigProperty(name = "flash.ingest.max-shards") int maxShards,
                                @ConfigProperty(name = "flash.ingest.max-spec-bytes") int maxSpecBytes) {
         this.decoder = new SubmissionDecoder(registryUrl);
+        this.submitters = submitters;
         Limits defaults = Limits.defaults();
         Limits limits = new Limits(maxTasks, maxCpu, io.flash.common.units.Quantities.bytes(maxTaskMemory), defaults.maxAttempts(),
                 defaults.defaultCpu(), defaults.defaultMemoryBytes(), maxShards, maxSpecBytes);
@@ -57,7 +59,7 @@ public class SubmissionProcessor {
         IncomingKafkaRecordMetadata<?, ?> in = message.getMetadata(IncomingKafkaRecordMetadata.class).orElseThrow();
         Intake.Source from = new Intake.Source(in.getTopic(), in.getPartition(), in.getOffset(),
                 in.getKey() instanceof String s ? s : null);
-        Intake.Decision decision = intake.decide(from, message.getPayload(), bytes -> decoder.decode(in.getTopic(), in.getHeaders(), bytes),
+        Intake.Decision decision = intake.decide(from, submitters.of(in.getHeaders()), message.getPayload(), bytes -> decoder.decode(in.getTopic(), in.getHeaders(), bytes),
                 System.currentTimeMillis());
         String topic = decision instanceof Intake.Accepted ? TopicNames.JOBS_ACCEPTED : TopicNames.JOBS_REJECTED;
         String key = decision instanceof Intake.Accepted a ? a.job().getJobId() : ((Intake.Rejected) decision).key();

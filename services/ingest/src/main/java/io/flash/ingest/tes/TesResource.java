@@ -89,7 +89,7 @@ public class TesResource {
         if (!checked.isAccepted()) {
             return refused(checked.errors().stream().map(e -> inTesTerms(e)).toList());
         }
-        String id = client.submit(translation.submission());
+        String id = client.submit(translation.submission(), callers.token());
         // A client polls the id at once: answer once this instance's view knows the task (~0.1 s), or after 10 s regardless.
         long deadline = System.nanoTime() + 10_000_000_000L;
         while (views.job(id, 0, 1).isEmpty() && System.nanoTime() < deadline) Thread.sleep(20);

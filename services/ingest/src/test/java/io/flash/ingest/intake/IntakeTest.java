@@ -96,4 +96,25 @@ class IntakeTest {
         assertTrue(rejection.getReasons().get(0).getReason().contains("submit it again"));
         assertTrue(Thread.interrupted(), "the interrupt is kept for the caller");
     }
+
+    @Test
+    void inTheSecureModeARecordWithoutATrustedTokenIsRejectedNamingTheHeader() {
+        JobRejected rejection = rejected(intake.decide(from, new Intake.Unverified("no access token"), new byte[10],
+                bytes -> job("run-44", "flash/shell:1"), 5L));
+        assertEquals("(header flash-token)", rejection.getReasons().get(0).getField());
+        assertEquals("no access token", rejection.getReasons().get(0).getReason());
+    }
+
+    @Test
+    void theOwnerOfAVerifiedSubmissionIsItsTokensUserAndNamingAnotherIsRefused() {
+        Intake.Submitter bob = new Intake.Verified(io.flash.ingest.access.Caller.user("bob", false));
+        JobRejected refused = rejected(intake.decide(from, bob, new byte[10], bytes -> job("run-45", "flash/shell:1"), 5L));
+        assertEquals("owner", refused.getReasons().get(0).getField());
+        assertTrue(refused.getReasons().get(0).getReason().contains("bob may not submit a job owned by alice"), refused.toString());
+
+        JobSubmission ownerless = job("run-46", "flash/shell:1");
+        ownerless.setOwner(null);
+        Intake.Decision accepted = intake.decide(from, bob, new byte[10], bytes -> ownerless, 5L);
+        assertEquals("bob", assertInstanceOf(Intake.Accepted.class, accepted).job().getOwner());
+    }
 }

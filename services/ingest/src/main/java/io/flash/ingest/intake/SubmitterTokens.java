@@ -1,0 +1,75 @@
+package io.flash.ingest.intake;
+
+import io.flash.common.client.JobClient;
+import io.flash.ingest.access.Caller;
+import io.quarkus.oidc.AccessTokenCredential;
+import io.quarkus.oidc.TenantIdentityProvider;
+import io.quarkus.security.identity.SecurityIdentity;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/**
+ * Who published an ingest-topic record: in the secure mode the user of the access token in its
+ * {@value JobClient#TOKEN_HEADER} header, verified as the HTTP doors verify a bearer token (quarkus-oidc:
+ * signature by the provider's keys, issuer, expiry); the HTTP doors put the caller's token there too.
+ * A record is read within seconds of its publication, well inside a token's lifetime; one read
+ * later (ingest was down longer than that) is rejected saying so, and is submitted again.
+ */
+@ApplicationScoped
+public class SubmitterTokens {
+
+    /** Larger than any token Keycloak issues for Flash's realm, small enough that a hostile header costs nothing. */
+    private static final int MAX_TOKEN_BYTES = 16 * 1024;
+
+    private final boolean secure;
+    private final String adminRole;
+    private final Instance<TenantIdentityProvider> verifier;
+
+    public SubmitterTokens(@ConfigProperty(name = "quarkus.oidc.tenant-enabled") boolean secure,
+                           @ConfigProperty(name = "flash.security.admin-role") String adminRole,
+                           Instance<TenantIdentityProvider> verifier) {
+        this.secure = secure;
+        this.adminRole = adminRole;
+        this.verifier = verifier;
+    }
+
+    public Intake.Submitter of(Headers headers) {
+        if (!secure) return Intake.ANYONE;
+        Header header = headers == null ? null : headers.lastHeader(JobClient.TOKEN_HEADER);
+        if (header == null || header.value() == null || header.value().length == 0) {
+            return new Intake.Unverified("no access token: in the secure mode a job event carries its publisher's token"
+                    + " in the record header " + JobClient.TOKEN_HEADER + " (docs/security.md); or submit it over HTTP");
+        }
+        if (header.value().length > MAX_TOKEN_BYTES) {
+            return new Intake.Unverified("the header is " + header.value().length + " bytes, more than a token's " + MAX_TOKEN_BYTES);
+        }
+        try {
+            SecurityIdentity identity = verifier.get().authenticate(new AccessTokenCredential(new String(header.value(), StandardCharsets.UTF_8)))
+                    .await().atMost(Duration.ofSeconds(30));
+            return new Intake.Verified(Caller.user(identity.getPrincipal().getName(), identity.hasRole(adminRole)));
+        } catch (RuntimeException e) {
+            return new Intake.Unverified(reason(e));
+        }
+    }
+
+    /** In words, never with the token or its claims (the verifier's messages may quote them). */
+    private static String reason(Throwable e) {
+        StringBuilder messages = new StringBuilder();
+        for (Throwable t = e; t != null && messages.length() < 4096; t = t.getCause()) messages.append(' ').append(t.getMessage());
+        String all = messages.toString().toLowerCase(java.util.Locale.ROOT);
+        if (all.contains("expired") || all.contains("no longer valid")) {
+            return "the access token had expired when ingest read the record: sign in again and publish the job again";
+        }
+        if (all.contains("timeout") || all.contains("timed out") || all.contains("connect")) {
+            return "the identity provider did not answer, so the token could not be verified: publish the job again";
+        }
+        return "the access token is not valid (not signed by Flash's identity provider, or for another issuer): sign in again"
+                + " and publish the job again";
+    }
+}
