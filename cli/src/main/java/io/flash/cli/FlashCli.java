@@ -21,7 +21,12 @@ public final class FlashCli {
 
     private static final String USAGE = """
             usage: flash <command>
-              setup                    create topics and set the registry's BACKWARD rule
+              setup                    create topics and set the registry's BACKWARD rule (secure mode: also the
+                                       broker's logins and ACLs, as flash-admin)
+              login [--device] [USER]  sign in to Flash's identity provider (secure mode): the password grant
+                                       (password from the terminal or stdin), or --device: a URL and code to
+                                       open in any browser; the tokens are kept in ~/.flash/login.json
+              logout                   forget them
               submit FILE [--wait] [--timeout SECONDS]
                                        publish a job file (YAML or JSON); prints the job id
               status JOB_ID [PAGE]     the job's latest state and its tasks (100 a page), from the status API
@@ -30,7 +35,9 @@ public final class FlashCli {
               cancel JOB_ID [REASON]   stop the job: nothing new starts, running tasks are killed
               schema NAME              print a record's full Avro schema (e.g. JobSubmission, JobResult)
             environment: FLASH_BOOTSTRAP_SERVERS (127.0.0.1:9092), FLASH_REGISTRY_URL (http://127.0.0.1:8081),
-                         FLASH_API_URL (http://127.0.0.1:8090, the ingest service's status API)
+                         FLASH_API_URL (http://127.0.0.1:8090, the ingest service's status API),
+                         FLASH_OIDC_URL (http://127.0.0.1:8180/realms/flash), FLASH_LOGIN_FILE (~/.flash/login.json),
+                         FLASH_KAFKA_USER / FLASH_KAFKA_PASSWORD (the broker login in the secure mode)
             """;
 
     /** Held so the logging configuration is not garbage-collected. */
@@ -66,6 +73,12 @@ public final class FlashCli {
                     System.err.println("no record named " + args[1] + "; see schemas/src/main/avro for the names");
                     return 2;
                 }
+            }
+            case "login" -> {
+                return Login.fromEnvironment().run(args);
+            }
+            case "logout" -> {
+                return Login.fromEnvironment().logout();
             }
             case "submit" -> {
                 return submit(args, bootstrap, registry);
@@ -149,7 +162,7 @@ public final class FlashCli {
             return 2;
         }
         try (JobClient client = new JobClient(bootstrap, registry)) {
-            String jobId = client.submit(job);
+            String jobId = client.submit(job, Login.fromEnvironment().accessToken().orElse(null));
             System.out.println(jobId);
             if (!wait) {
                 return 0;

@@ -10,6 +10,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Optional;
 import java.time.Instant;
 import java.util.*;
 
@@ -161,8 +162,11 @@ final class StatusCommands {
     private static JsonNode get(String api, String jobId, int page, int size, boolean notFoundIsNotYet) throws Exception {
         HttpResponse<String> response;
         try {
-            response = HTTP.send(HttpRequest.newBuilder(URI.create(api + "/jobs/" + jobId + "?page=" + page + "&size=" + size))
-                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(api + "/jobs/" + jobId + "?page=" + page + "&size=" + size))
+                    .timeout(Duration.ofSeconds(10));
+            Optional<String> token = Login.fromEnvironment().accessToken();
+            token.ifPresent(t -> request.header("Authorization", "Bearer " + t));
+            response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (ConnectException e) {
             System.err.println("no status API at " + api + ": is Flash up (bin/flash up)? Set FLASH_API_URL to another ingest instance.");
             return null;

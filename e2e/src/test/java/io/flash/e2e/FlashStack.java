@@ -198,6 +198,11 @@ public final class FlashStack implements AutoCloseable {
         return "http://127.0.0.1:" + registryPort;
     }
 
+    /** The project's root (bin/flash, examples/). */
+    public Path home() {
+        return home;
+    }
+
     public Path dataDir() {
         return dir;
     }

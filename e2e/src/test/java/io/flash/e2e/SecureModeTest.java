@@ -218,6 +218,47 @@ class SecureModeTest {
         assertTrue(refused.contains("owner") && refused.contains("alice may not submit a job owned by bob"), refused);
     }
 
+    /** bin/flash as a person runs it, against this platform, with its own login file. */
+    private ProcessResult flashCommand(String stdin, String... args) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of("bash", stack.home().resolve("bin/flash").toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().putAll(Map.of("FLASH_DATA_DIR", stack.dataDir().toString(), "FLASH_KAFKA_PORT", "19392",
+                "FLASH_REGISTRY_PORT", "18381", "FLASH_HTTP_PORT_BASE", "18390", "FLASH_KEYCLOAK_PORT",
+                Integer.toString(FlashStack.KEYCLOAK_PORT), "FLASH_SECURITY", "on",
+                "FLASH_LOGIN_FILE", stack.dataDir().resolve("alice-login.json").toString()));
+        Process p = pb.start();
+        try (var in = p.getOutputStream()) {
+            if (stdin != null) in.write(stdin.getBytes(StandardCharsets.UTF_8));
+        }
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(180, TimeUnit.SECONDS), "bin/flash " + String.join(" ", args) + " ended");
+        return new ProcessResult(p.exitValue(), out);
+    }
+
+    private record ProcessResult(int exit, String output) {
+    }
+
+    @Test
+    void aliceSignsInWithTheCliAndSubmitsAsHerself() throws Exception {
+        ProcessResult unsigned = flashCommand(null, "submit", stack.home().resolve("examples/hello.yaml").toString(), "--wait");
+        assertNotEquals(0, unsigned.exit());
+        assertTrue(unsigned.output().contains("(header flash-token): no access token"), unsigned.output());
+
+        ProcessResult login = flashCommand(passwords.get("alice") + "\n", "login", "alice");
+        assertEquals(0, login.exit(), login.output());
+        assertTrue(login.output().contains("as alice"), login.output());
+        ProcessResult submitted = flashCommand(null, "submit", stack.home().resolve("examples/hello.yaml").toString(), "--wait");
+        assertEquals(0, submitted.exit(), submitted.output());
+        assertTrue(submitted.output().contains("SUCCEEDED"), submitted.output());
+        String jobId = submitted.output().lines().filter(l -> l.startsWith("job-")).findFirst().orElseThrow();
+        assertEquals("alice", awaitJob(jobId, token("alice")).get("job").get("owner").asText());
+        ProcessResult status = flashCommand(null, "status", jobId);
+        assertEquals(0, status.exit(), status.output());
+        assertEquals(403, call("GET", "/jobs/" + jobId, token("bob"), null).statusCode());
+        assertFalse(login.output().contains(passwords.get("alice")) || submitted.output().contains(passwords.get("alice")));
+    }
+
     /** A token of a client whose tokens live 2 s (made here through Keycloak's admin API): expired, it is refused saying so. */
     @Test
     void anExpiredTokenIsRefusedOnBothDoorsSayingSo() throws Exception {

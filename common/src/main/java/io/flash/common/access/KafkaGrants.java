@@ -130,6 +130,13 @@ public final class KafkaGrants {
         return new Rules(name).writes(JOBS_SUBMITTED).grant();
     }
 
+    /** Whether the grant allows the operation on the topic (a literal or prefixed pattern; ALL allows everything). */
+    public static boolean allows(Grant grant, String topic, AclOperation op) {
+        return grant.bindings().stream().anyMatch(b -> b.pattern().resourceType() == ResourceType.TOPIC
+                && (b.pattern().patternType() == PatternType.LITERAL ? b.pattern().name().equals(topic) : topic.startsWith(b.pattern().name()))
+                && (b.entry().operation() == op || b.entry().operation() == AclOperation.ALL));
+    }
+
     /** Builds one principal's bindings. */
     private static final class Rules {
         private final String principal;

@@ -1,5 +1,7 @@
 package io.flash.common.testing;
 
+import io.flash.common.access.KafkaGrants;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyDescription;
 
@@ -28,6 +30,24 @@ public final class ListedTopics {
         String listed = properties.getProperty("quarkus.kafka-streams.topics", "");
         for (Map.Entry<String, String> p : placeholders.entrySet()) listed = listed.replace("${" + p.getKey() + "}", p.getValue());
         Set<String> names = new TreeSet<>(Arrays.asList(listed.split("\\s*,\\s*")));
+        Set<String> read = reads(topology);
+        read.removeAll(names);
+        assertTrue(read.isEmpty(), "read by the topology but not in quarkus.kafka-streams.topics: " + read + " (listed: " + names + ")");
+    }
+
+    /**
+     * The secure mode's ACLs for the service ({@link KafkaGrants}) must allow every topic its topology
+     * reads and writes: a topic left out stops the service on a secured broker.
+     */
+    public static void assertGranted(Topology topology, KafkaGrants.Grant grant) {
+        Set<String> missing = new TreeSet<>();
+        for (String t : reads(topology)) if (!KafkaGrants.allows(grant, t, AclOperation.READ)) missing.add("read " + t);
+        for (String t : writes(topology)) if (!KafkaGrants.allows(grant, t, AclOperation.WRITE)) missing.add("write " + t);
+        assertTrue(missing.isEmpty(), grant.principal() + " is not granted what its topology does: " + missing);
+    }
+
+    /** Sources and global stores. */
+    private static Set<String> reads(Topology topology) {
         Set<String> read = new TreeSet<>();
         for (TopologyDescription.Subtopology sub : topology.describe().subtopologies()) {
             for (TopologyDescription.Node node : sub.nodes()) {
@@ -35,7 +55,17 @@ public final class ListedTopics {
             }
         }
         for (TopologyDescription.GlobalStore store : topology.describe().globalStores()) read.addAll(store.source().topicSet());
-        read.removeAll(names);
-        assertTrue(read.isEmpty(), "read by the topology but not in quarkus.kafka-streams.topics: " + read + " (listed: " + names + ")");
+        return read;
+    }
+
+    /** Sinks with a fixed topic (the dispatcher's per-framework sink picks its topic per record). */
+    private static Set<String> writes(Topology topology) {
+        Set<String> written = new TreeSet<>();
+        for (TopologyDescription.Subtopology sub : topology.describe().subtopologies()) {
+            for (TopologyDescription.Node node : sub.nodes()) {
+                if (node instanceof TopologyDescription.Sink sink && sink.topic() != null) written.add(sink.topic());
+            }
+        }
+        return written;
     }
 }

@@ -158,4 +158,9 @@ class PlannerTopologyTest {
     void everyTopicItReadsIsOneQuarkusWaitsFor() throws Exception {
         io.flash.common.testing.ListedTopics.assertListed(PlannerTopology.build(harness.topics, RetryPolicy.defaults(), Duration.ofSeconds(1), clock), java.util.Map.of());
     }
+
+    @Test
+    void itsSecureModeGrantAllowsEveryTopicItReadsAndWrites() throws Exception {
+        io.flash.common.testing.ListedTopics.assertGranted(PlannerTopology.build(harness.topics, RetryPolicy.defaults(), Duration.ofSeconds(1), clock), io.flash.common.access.KafkaGrants.planner());
+    }
 }

@@ -259,4 +259,10 @@ class DispatcherTopologyTest {
         io.flash.common.testing.ListedTopics.assertListed(DispatcherTopology.build(harness.topics, new FrameworkSelector(15_000),
                 new DispatcherTopology.Settings(Duration.ofSeconds(1), Duration.ofSeconds(10)), clock), java.util.Map.of());
     }
+
+    @Test
+    void itsSecureModeGrantAllowsEveryTopicItReadsAndWrites() throws Exception {
+        io.flash.common.testing.ListedTopics.assertGranted(DispatcherTopology.build(harness.topics, new FrameworkSelector(15_000),
+                new DispatcherTopology.Settings(Duration.ofSeconds(1), Duration.ofSeconds(10)), clock), io.flash.common.access.KafkaGrants.dispatcher(java.util.List.of("ecs")));
+    }
 }

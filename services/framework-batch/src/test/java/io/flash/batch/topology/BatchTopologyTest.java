@@ -102,4 +102,9 @@ class BatchTopologyTest {
     void everyTopicItReadsIsListedForQuarkus() throws Exception {
         ListedTopics.assertListed(topology(harness.topics), Map.of("flash.framework.id", "slurm"));
     }
+
+    @Test
+    void itsSecureModeGrantAllowsEveryTopicItReadsAndWrites() throws Exception {
+        io.flash.common.testing.ListedTopics.assertGranted(topology(harness.topics), io.flash.common.access.KafkaGrants.frameworkGrant("slurm"));
+    }
 }

@@ -176,4 +176,9 @@ class EcsTopologyTest {
     void everyTopicItReadsIsOneQuarkusWaitsFor() throws Exception {
         io.flash.common.testing.ListedTopics.assertListed(EcsTopology.build(harness.topics, new io.flash.ecs.shard.ShardSettings("ecs", Duration.ofSeconds(15), Duration.ofSeconds(1), 1000), clock), java.util.Map.of("flash.framework.id", "ecs"));
     }
+
+    @Test
+    void itsSecureModeGrantAllowsEveryTopicItReadsAndWrites() throws Exception {
+        io.flash.common.testing.ListedTopics.assertGranted(EcsTopology.build(harness.topics, new io.flash.ecs.shard.ShardSettings("ecs", Duration.ofSeconds(15), Duration.ofSeconds(1), 1000), clock), io.flash.common.access.KafkaGrants.frameworkGrant("ecs"));
+    }
 }

@@ -46,8 +46,8 @@ public class Callers {
 
     public static Response unauthenticated() {
         return Response.status(401).header("WWW-Authenticate", "Bearer realm=\"flash\"")
-                .entity(Map.of("error", "sign in first: send Authorization: Bearer <access token> from Flash's identity provider"
-                        + " (its token endpoint: README, Security)")).build();
+                .entity(Map.of("error", "sign in first: 'flash login' for the CLI, or send Authorization: Bearer <access token>"
+                        + " from Flash's identity provider (its token endpoint: README, Security)")).build();
     }
 
     public static Response forbidden(Caller caller, String owner, String what) {

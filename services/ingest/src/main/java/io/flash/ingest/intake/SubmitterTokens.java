@@ -44,7 +44,8 @@ public class SubmitterTokens {
         Header header = headers == null ? null : headers.lastHeader(JobClient.TOKEN_HEADER);
         if (header == null || header.value() == null || header.value().length == 0) {
             return new Intake.Unverified("no access token: in the secure mode a job event carries its publisher's token"
-                    + " in the record header " + JobClient.TOKEN_HEADER + " (docs/security.md); or submit it over HTTP");
+                    + " in the record header " + JobClient.TOKEN_HEADER + " (docs/security.md): 'flash login' before 'flash submit',"
+                    + " or submit it over HTTP with a bearer token");
         }
         if (header.value().length > MAX_TOKEN_BYTES) {
             return new Intake.Unverified("the header is " + header.value().length + " bytes, more than a token's " + MAX_TOKEN_BYTES);
