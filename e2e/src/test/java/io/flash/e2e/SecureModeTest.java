@@ -318,6 +318,45 @@ class SecureModeTest {
         }
     }
 
+    /**
+     * A task with {@code network: bridge} has a network, but not to Flash: the broker, the registry,
+     * Keycloak and the services listen on 127.0.0.1 only, which a container does not reach through
+     * the bridge's gateway nor the machine's own address, and the Docker socket is never mounted.
+     * The control: a port this test opens on every address is reached.
+     */
+    @Test
+    void aBridgeNetworkTaskReachesNeitherTheBrokerNorTheRegistryNorTheDockerSocket() throws Exception {
+        try (java.net.ServerSocket control = new java.net.ServerSocket(0, 50, java.net.InetAddress.getByName("0.0.0.0"))) {
+            Thread acceptor = new Thread(() -> {
+                while (!control.isClosed()) {
+                    try {
+                        control.accept().close();
+                    } catch (java.io.IOException e) {
+                        return;
+                    }
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+            List<String> hosts = new java.util.ArrayList<>(List.of("172.17.0.1"));
+            for (var nic : java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces())) {
+                if (nic.isLoopback() || !nic.isUp() || nic.getName().startsWith("docker") || nic.getName().startsWith("veth")) continue;
+                nic.inetAddresses().filter(a -> a instanceof java.net.Inet4Address).forEach(a -> hosts.add(a.getHostAddress()));
+            }
+            String forbidden = String.join(" ", List.of("19392", "19393", "18381", "18382", Integer.toString(FlashStack.KEYCLOAK_PORT), "18390"));
+            String script = "bad=0; for h in " + String.join(" ", hosts) + "; do for p in " + forbidden + "; do"
+                    + " if nc -w 2 $h $p </dev/null 2>/dev/null; then echo \"reached $h:$p\"; bad=1; fi; done; done;"
+                    + " if [ -e /var/run/docker.sock ]; then echo 'docker socket present'; bad=1; fi;"
+                    + " nc -w 3 172.17.0.1 " + control.getLocalPort() + " </dev/null || { echo 'control not reached'; bad=1; };"
+                    + " echo checked; exit $bad";
+            JobSubmission job = JobFiles.parse("name: bridge-reach\ntasks:\n  - name: probe\n    image: \"flash/shell:1\"\n"
+                    + "    command: " + json.writeValueAsString(script) + "\n    resources: {network: bridge}\n");
+            JobClient.Outcome outcome = publish("alice", job, token("alice"));
+            assertNull(outcome.rejected(), () -> "rejected: " + outcome.rejected());
+            assertEquals("SUCCEEDED", outcome.result().getState().name(), () -> "the probe found a way in: " + outcome.result());
+        }
+    }
+
     /** A Streams service killed -9 and started again signs in with its login and the platform runs jobs again. */
     @Test
     @Order(Integer.MAX_VALUE - 1)
