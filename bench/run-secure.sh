@@ -13,14 +13,15 @@ source bench/lib.sh
 R="${1:-20}" N="${2:-300}"
 dir="${BENCH_DIR:-/tmp/flash-bench-secure}"
 rm -rf "$dir"; mkdir -p "$dir"
+# Keycloak takes 28180 and, for its health, 28181.
 secure_env=(FLASH_DATA_DIR="$dir/secure" FLASH_KAFKA_PORT=29092 FLASH_REGISTRY_PORT=28081 FLASH_HTTP_PORT_BASE=28090 FLASH_KEYCLOAK_PORT=28180)
-open_env=(FLASH_DATA_DIR="$dir/open" FLASH_KAFKA_PORT=29192 FLASH_REGISTRY_PORT=28181 FLASH_HTTP_PORT_BASE=28190)
+open_env=(FLASH_DATA_DIR="$dir/open" FLASH_KAFKA_PORT=29192 FLASH_REGISTRY_PORT=28281 FLASH_HTTP_PORT_BASE=28290)
 stop() { env "${secure_env[@]}" bin/flash down >/dev/null 2>&1 || true; env "${open_env[@]}" bin/flash down >/dev/null 2>&1 || true; }
 trap stop EXIT
 echo "starting the secure platform and the open one (logs in $dir/*/logs)…" >&2
 env "${secure_env[@]}" bin/flash up --secure > "$dir/up-secure.log" 2>&1 || { tail -20 "$dir/up-secure.log" >&2; exit 1; }
 env "${open_env[@]}" bin/flash up > "$dir/up-open.log" 2>&1 || { tail -20 "$dir/up-open.log" >&2; exit 1; }
-secure="http://127.0.0.1:28090" open="http://127.0.0.1:28190" oidc="http://127.0.0.1:28180/realms/flash"
+secure="http://127.0.0.1:28090" open="http://127.0.0.1:28290" oidc="http://127.0.0.1:28180/realms/flash"
 token() {
   curl -fsS -d grant_type=password -d client_id=flash-cli -d username=alice \
     --data-urlencode "password=$(awk '$1 == "alice" {print $2}' "$dir/secure/keycloak/users")" "$oidc/protocol/openid-connect/token" \

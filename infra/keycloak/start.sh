@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Starts Keycloak (unpacked from Maven Central by `mvn -pl infra package`) as the identity provider
 # of Flash's secure mode: realm "flash" with users alice and bob (role user) and admin (roles user,
-# admin), and the public client flash-cli (password and device grants).
+# admin), the public client flash-cli (password and device grants), and the confidential client
+# flash-platform whose service account (role sr-admin) alone may write the schema registry.
 #   FLASH_KEYCLOAK_PORT (default 8180)   issuer http://127.0.0.1:PORT/realms/flash; health on PORT+1
 # The first start draws random passwords and keeps them in $FLASH_DATA_DIR/keycloak/users (mode 600,
 # one "name password" a line; keycloak-admin is the admin console's account); the realm is imported
@@ -26,10 +27,12 @@ if [ ! -s "$state/users" ]; then
   umask 077
   for name in alice bob admin keycloak-admin; do echo "$name $(head -c 18 /dev/urandom | base64 | tr -d '/+=')"; done > "$state/users"
 fi
+# The platform's client secret (its setup writes the schema registry); added to a users file of before.
+grep -q '^flash-platform ' "$state/users" || (umask 077; echo "flash-platform $(head -c 18 /dev/urandom | base64 | tr -d '/+=')" >> "$state/users")
 password() { awk -v n="$1" '$1 == n {print $2}' "$state/users"; }
 mkdir -p "$kc_home/data/import"
 (umask 077; sed -e "s/@ALICE_PASSWORD@/$(password alice)/" -e "s/@BOB_PASSWORD@/$(password bob)/" \
-  -e "s/@ADMIN_PASSWORD@/$(password admin)/" "$FLASH_HOME/infra/keycloak/flash-realm.json" > "$kc_home/data/import/flash-realm.json")
+  -e "s/@ADMIN_PASSWORD@/$(password admin)/" -e "s/@PLATFORM_SECRET@/$(password flash-platform)/" "$FLASH_HOME/infra/keycloak/flash-realm.json" > "$kc_home/data/import/flash-realm.json")
 
 JAVA_HOME="$(dirname "$(dirname "$java")")" JAVA_OPTS_KC_HEAP="-Xms64m -Xmx512m" \
   KC_BOOTSTRAP_ADMIN_USERNAME=keycloak-admin KC_BOOTSTRAP_ADMIN_PASSWORD="$(password keycloak-admin)" \

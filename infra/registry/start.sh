@@ -7,6 +7,8 @@
 #   FLASH_REGISTRY_STORAGE (default file)      file: H2 database in $FLASH_DATA_DIR/registry, kept across
 #                                              restarts like the broker's data (records on the topics name
 #                                              schema ids, so schemas must outlive a restart); memory: lost on stop
+#   FLASH_SECURITY (default off)               on: reads for anyone, writes only with a token of the role
+#                                              sr-admin from FLASH_OIDC_URL (docs/security.md)
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
 
@@ -24,7 +26,16 @@ esac
 if pid_alive "$pidfile"; then log "registry already running (pid $(cat "$pidfile"))"; exit 0; fi
 port_open "$FLASH_REGISTRY_PORT" && die "port $FLASH_REGISTRY_PORT is taken by another process; set FLASH_REGISTRY_PORT"
 
-nohup "$java21" -Xms128m -Xmx384m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC \
+# The secure mode: anyone may read schemas (a consumer must decode records), only the platform's
+# client (role sr-admin, in Keycloak's realm flash) may write them or the rules. Keycloak runs first.
+auth=()
+if [ "${FLASH_SECURITY:-off}" = on ]; then
+  auth=(-Dquarkus.oidc.tenant-enabled=true
+        -Dquarkus.oidc.auth-server-url="${FLASH_OIDC_URL:-http://127.0.0.1:${FLASH_KEYCLOAK_PORT:-8180}/realms/flash}"
+        -Dapicurio.auth.role-based-authorization=true -Dapicurio.auth.role-source=token
+        -Dapicurio.auth.anonymous-read-access.enabled=true)
+fi
+nohup "$java21" -Xms128m -Xmx384m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC "${auth[@]}" \
   -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$FLASH_REGISTRY_PORT" \
   -Dquarkus.management.host=127.0.0.1 -Dquarkus.management.port="$FLASH_REGISTRY_MGMT_PORT" \
   -Dapicurio.rest.deletion.artifact.enabled=true \

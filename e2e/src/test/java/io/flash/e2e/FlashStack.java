@@ -139,6 +139,15 @@ public final class FlashStack implements AutoCloseable {
         script(running ? "infra/keycloak/start.sh" : "infra/keycloak/stop.sh");
     }
 
+    /** A password (or the platform client's secret) infra/keycloak/start.sh drew. */
+    public String identityPassword(String name) throws IOException {
+        for (String line : Files.readAllLines(dir.resolve("keycloak/users"))) {
+            String[] f = line.split(" ");
+            if (f[0].equals(name)) return f[1];
+        }
+        throw new IllegalStateException("no " + name + " in " + dir.resolve("keycloak/users"));
+    }
+
     /** Where infra/kafka/start.sh draws the secure mode's logins: one file per principal. */
     public Path credentials() {
         return dir.resolve("kafka/credentials");
@@ -229,15 +238,20 @@ public final class FlashStack implements AutoCloseable {
         deleteTree(dir);
         Files.createDirectories(logs());
         script("infra/kafka/start.sh");
+        if (secure) identityProvider(true); // the secure registry checks tokens against it
         script("infra/registry/start.sh");
-        if (secure) identityProvider(true);
         script("infra/images/build-all.sh");
         RequiredImages.require("infra/images/build-all.sh", List.of("flash/shell:1", "flash/tools:1"));
         PlatformSetup.Settings settings = new PlatformSetup.Settings(bootstrapServers(), registryUrl(), 3, List.of("ecs"), 3, 8,
                 secure ? login(io.flash.common.access.KafkaGrants.ADMIN) : io.flash.common.access.KafkaLogin.NONE);
         PlatformSetup.createTopics(settings, true);
-        if (secure) io.flash.common.setup.SecuritySetup.apply(settings, credentials());
-        PlatformSetup.setBackwardCompatibility(registryUrl());
+        String platformToken = null;
+        if (secure) {
+            io.flash.common.setup.SecuritySetup.apply(settings, credentials());
+            platformToken = io.flash.common.setup.SchemaSetup.platformToken(oidcUrl(), identityPassword("flash-platform"));
+            io.flash.common.setup.SchemaSetup.registerAll(registryUrl(), List.of("ecs"), platformToken);
+        }
+        PlatformSetup.setBackwardCompatibility(registryUrl(), platformToken);
         for (String service : SERVICES) {
             startService(service, Map.of());
         }

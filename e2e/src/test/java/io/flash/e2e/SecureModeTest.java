@@ -357,6 +357,29 @@ class SecureModeTest {
         }
     }
 
+    /** Anyone may read the registry's schemas (consumers decode records with them); only the platform may write. */
+    @Test
+    void theRegistryTakesReadsFromAnyoneAndWritesOnlyFromThePlatform() throws Exception {
+        String api = stack.registryUrl() + "/apis/registry/v3";
+        HttpResponse<String> read = http.send(HttpRequest.newBuilder(URI.create(api
+                + "/groups/default/artifacts/flash.jobs.submitted-value/versions/branch=latest/content")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, read.statusCode(), "setup registered the ingest topic's schema, readable without a token: " + read.body());
+        assertTrue(read.body().contains("JobSubmission"));
+        String schema = "{\"artifactId\": \"intruder-value\", \"artifactType\": \"AVRO\", \"firstVersion\": {\"content\":"
+                + " {\"content\": \"{\\\"type\\\": \\\"string\\\"}\", \"contentType\": \"application/json\"}}}";
+        for (String token : new String[]{null, token("alice"), token("admin")}) {
+            HttpRequest.Builder write = HttpRequest.newBuilder(URI.create(api + "/groups/default/artifacts"))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(schema));
+            if (token != null) write.header("Authorization", "Bearer " + token);
+            int status = http.send(write.build(), HttpResponse.BodyHandlers.ofString()).statusCode();
+            assertEquals(token == null ? 401 : 403, status, "a write by " + (token == null ? "nobody" : "a person"));
+        }
+        HttpRequest.Builder rule = HttpRequest.newBuilder(URI.create(api + "/admin/rules/COMPATIBILITY"))
+                .header("Content-Type", "application/json").header("Authorization", "Bearer " + token("bob"))
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"ruleType\":\"COMPATIBILITY\",\"config\":\"NONE\"}"));
+        assertEquals(403, http.send(rule.build(), HttpResponse.BodyHandlers.ofString()).statusCode(), "nor turn the compatibility rule off");
+    }
+
     /** A Streams service killed -9 and started again signs in with its login and the platform runs jobs again. */
     @Test
     @Order(Integer.MAX_VALUE - 1)

@@ -55,7 +55,7 @@ public final class JobClient implements AutoCloseable {
     public JobClient(String bootstrapServers, String registryUrl, KafkaLogin login) {
         this.bootstrapServers = bootstrapServers;
         this.login = login;
-        this.values = new RegistryValueSerdes(registryUrl);
+        this.values = new RegistryValueSerdes(registryUrl, !login.secure());
         this.topics = new FlashTopics(values);
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);

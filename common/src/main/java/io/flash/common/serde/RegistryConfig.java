@@ -34,10 +34,23 @@ public final class RegistryConfig {
         return value == null || value.isBlank() ? java.time.Duration.ofSeconds(10) : java.time.Duration.ofSeconds(io.flash.common.units.Quantities.seconds(value));
     }
 
+    /**
+     * The serdes' settings. A process signed in to a secure broker ({@link io.flash.common.access.KafkaLogin})
+     * registers no schema: in the secure mode only the platform's setup writes the registry, and
+     * serializers use the version it registered for their topic.
+     */
     public static Map<String, Object> serdeProperties(String registryUrl) {
+        return serdeProperties(registryUrl, !io.flash.common.access.KafkaLogin.fromEnvironment().secure());
+    }
+
+    /** @param registers whether a serializer registers its schema when the registry does not have it */
+    public static Map<String, Object> serdeProperties(String registryUrl, boolean registers) {
         Map<String, Object> props = new HashMap<>();
         props.put(SerdeConfig.REGISTRY_URL, apiUrl(registryUrl));
-        props.put(SerdeConfig.AUTO_REGISTER_ARTIFACT, true);
+        props.put(SerdeConfig.AUTO_REGISTER_ARTIFACT, registers);
+        // Not registering: the topic's latest version, the one setup registered from the same build
+        // (a search by content misses a schema registered through the REST API: byte-exact match).
+        if (!registers) props.put(SerdeConfig.FIND_LATEST_ARTIFACT, true);
         props.put(SerdeConfig.AUTO_REGISTER_ARTIFACT_IF_EXISTS, "FIND_OR_CREATE_VERSION");
         props.put(AvroSerdeConfig.USE_SPECIFIC_AVRO_READER, true);
         props.put(AvroSerdeConfig.AVRO_DATUM_PROVIDER, CachingAvroDatumProvider.class.getName());

@@ -33,13 +33,35 @@ public final class RegistryValueSerdes implements ValueSerdes {
     }
 
     public RegistryValueSerdes(String registryUrl, Duration callTimeout) {
-        this.properties = RegistryConfig.serdeProperties(registryUrl);
+        this(RegistryConfig.serdeProperties(registryUrl), registryUrl, callTimeout);
+    }
+
+    /** @param registersSchemas false for a client of the secure mode, where only the platform writes the registry */
+    public RegistryValueSerdes(String registryUrl, boolean registersSchemas) {
+        this(RegistryConfig.serdeProperties(registryUrl, registersSchemas), registryUrl, RegistryConfig.callTimeout());
+    }
+
+    private RegistryValueSerdes(Map<String, Object> properties, String registryUrl, Duration callTimeout) {
+        this.properties = properties;
         this.client = new BoundedRegistryClient(RegistryClientFacadeFactory.create(new SchemaResolverConfig(properties)),
                 RegistryConfig.apiUrl(registryUrl), callTimeout);
     }
 
     @Override
     public <V extends SpecificRecord> Serde<V> forValue(Class<V> type) {
+        return serde(type, properties);
+    }
+
+    /** Named by its record in the registry (group: the namespace, artifact: the name), as setup registers every record. */
+    @Override
+    public <V extends SpecificRecord> Serde<V> forStoredValue(Class<V> type) {
+        Map<String, Object> byRecord = new java.util.HashMap<>(properties);
+        byRecord.put(io.apicurio.registry.serde.config.SerdeConfig.ARTIFACT_RESOLVER_STRATEGY,
+                io.apicurio.registry.serde.avro.strategy.RecordIdStrategy.class.getName());
+        return serde(type, byRecord);
+    }
+
+    private <V extends SpecificRecord> Serde<V> serde(Class<V> type, Map<String, Object> properties) {
         AvroKafkaSerializer<V> serializer = new AvroKafkaSerializer<>(client);
         serializer.configure(properties, false);
         AvroKafkaDeserializer<V> inner = new AvroKafkaDeserializer<>(client);

@@ -65,7 +65,15 @@ public final class PlatformSetup {
         if (settings.login().secure() && credentials != null && !credentials.isBlank()) {
             System.out.println("kafka: " + SecuritySetup.apply(settings, java.nio.file.Path.of(credentials)));
         }
-        setBackwardCompatibility(settings.registryUrl());
+        String secret = System.getenv("FLASH_REGISTRY_CLIENT_SECRET");
+        String bearer = null;
+        if (secret != null && !secret.isBlank()) {
+            String issuer = env("FLASH_OIDC_URL", "http://127.0.0.1:8180/realms/flash");
+            bearer = SchemaSetup.platformToken(issuer, secret);
+            System.out.println("registry: " + SchemaSetup.registerAll(settings.registryUrl(), settings.frameworks(), bearer)
+                    + " schemas registered by the platform (the only writer in the secure mode)");
+        }
+        setBackwardCompatibility(settings.registryUrl(), bearer);
         System.out.println("registry: global compatibility rule BACKWARD");
     }
 
@@ -141,25 +149,30 @@ public final class PlatformSetup {
 
     /** Sets (or updates) the registry's global COMPATIBILITY rule to BACKWARD. */
     public static void setBackwardCompatibility(String registryUrl) throws Exception {
+        setBackwardCompatibility(registryUrl, null);
+    }
+
+    /** @param bearer the platform's token where the registry takes writes only with one (the secure mode); null: none */
+    public static void setBackwardCompatibility(String registryUrl, String bearer) throws Exception {
         String rules = RegistryConfig.apiUrl(registryUrl).replaceAll("/apis/.*$", "") + "/apis/registry/v3/admin/rules";
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-        HttpResponse<String> post = http.send(HttpRequest.newBuilder(URI.create(rules))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"ruleType\":\"COMPATIBILITY\",\"config\":\"BACKWARD\"}"))
-                        .build(),
+        String rule = "{\"ruleType\":\"COMPATIBILITY\",\"config\":\"BACKWARD\"}";
+        HttpResponse<String> post = http.send(ruleRequest(rules, bearer).POST(HttpRequest.BodyPublishers.ofString(rule)).build(),
                 HttpResponse.BodyHandlers.ofString());
         if (post.statusCode() / 100 == 2) {
             return;
         }
-        HttpResponse<String> put = http.send(HttpRequest.newBuilder(URI.create(rules + "/COMPATIBILITY"))
-                        .header("Content-Type", "application/json")
-                        .PUT(HttpRequest.BodyPublishers.ofString("{\"ruleType\":\"COMPATIBILITY\",\"config\":\"BACKWARD\"}"))
-                        .build(),
+        HttpResponse<String> put = http.send(ruleRequest(rules + "/COMPATIBILITY", bearer).PUT(HttpRequest.BodyPublishers.ofString(rule)).build(),
                 HttpResponse.BodyHandlers.ofString());
         if (put.statusCode() / 100 != 2) {
             throw new IllegalStateException("could not set the BACKWARD compatibility rule at " + rules
                     + ": HTTP " + put.statusCode() + " " + put.body());
         }
+    }
+
+    private static HttpRequest.Builder ruleRequest(String url, String bearer) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json");
+        return bearer == null ? b : b.header("Authorization", "Bearer " + bearer);
     }
 
     private static String env(String name, String fallback) {

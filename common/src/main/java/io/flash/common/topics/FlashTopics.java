@@ -68,7 +68,7 @@ public final class FlashTopics {
 
     /** The serde of a state store value; its changelog topic is registered like any other topic. */
     public <V extends org.apache.avro.specific.SpecificRecord> Serde<V> storeSerde(Class<V> type) {
-        return serdes.forValue(type);
+        return serdes.forStoredValue(type);
     }
 
     private <V extends org.apache.avro.specific.SpecificRecord> Topic<String, V> topic(TopicCatalog.Kind<V> kind) {
