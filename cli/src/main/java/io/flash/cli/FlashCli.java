@@ -34,6 +34,12 @@ public final class FlashCli {
               result JOB_ID            the job's final result, when it has one
               cancel JOB_ID [REASON]   stop the job: nothing new starts, running tasks are killed
               schema NAME              print a record's full Avro schema (e.g. JobSubmission, JobResult)
+              jobs [--owner O] [--state S] [--limit N]
+                                       list jobs (a signed-in user sees their own), last updated first
+              logs [-f] JOB_ID [TASK[/SHARD]] [--attempt N]
+                                       each attempt's output from flash.tasks.logs; -f follows it live
+              frameworks               each framework shard: nodes, capacity, free, queue, last heartbeat
+              why JOB_ID [TASK]        why each waiting task or shard waits, and every framework's room
             environment: FLASH_BOOTSTRAP_SERVERS (127.0.0.1:9092), FLASH_REGISTRY_URL (http://127.0.0.1:8081),
                          FLASH_API_URL (http://127.0.0.1:8090, the ingest service's status API),
                          FLASH_OIDC_URL (http://127.0.0.1:8180/realms/flash), FLASH_LOGIN_FILE (~/.flash/login.json),
@@ -73,6 +79,18 @@ public final class FlashCli {
                     System.err.println("no record named " + args[1] + "; see schemas/src/main/avro for the names");
                     return 2;
                 }
+            }
+            case "jobs" -> {
+                return InspectCommands.jobs(env("FLASH_API_URL", "http://127.0.0.1:8090"), args);
+            }
+            case "logs" -> {
+                return InspectCommands.logs(env("FLASH_API_URL", "http://127.0.0.1:8090"), args);
+            }
+            case "why" -> {
+                return InspectCommands.why(env("FLASH_API_URL", "http://127.0.0.1:8090"), args);
+            }
+            case "frameworks" -> {
+                return InspectCommands.frameworks(env("FLASH_API_URL", "http://127.0.0.1:8090"));
             }
             case "login" -> {
                 return Login.fromEnvironment().run(args);

@@ -139,6 +139,30 @@ public final class FlashStack implements AutoCloseable {
         script(running ? "infra/keycloak/start.sh" : "infra/keycloak/stop.sh");
     }
 
+    /** What a bin/flash command printed (stdout and stderr) and its exit code. */
+    public record CommandResult(int exit, String output) {
+    }
+
+    /** bin/flash as a person runs it against this platform (its data, ports and mode), with stdin and settings of its own. */
+    public CommandResult flash(String stdin, Map<String, String> extraEnv, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("bash", home.resolve("bin/flash").toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        // All of this platform's settings: `bin/flash test` exports its own (FLASH_BOOTSTRAP_SERVERS,
+        // FLASH_API_URL, FLASH_OIDC_URL...) to this JVM, and bin/flash keeps what it inherits.
+        pb.environment().putAll(environment());
+        pb.environment().putAll(Map.of("FLASH_HTTP_PORT_BASE", Integer.toString(httpBase), "FLASH_API_URL", apiUrl(),
+                "FLASH_SECURITY", secure ? "on" : "off"));
+        pb.environment().putAll(extraEnv);
+        Process p = pb.start();
+        try (var in = p.getOutputStream()) {
+            if (stdin != null) in.write(stdin.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (!p.waitFor(180, java.util.concurrent.TimeUnit.SECONDS)) throw new IllegalStateException("bin/flash " + String.join(" ", args) + " hangs");
+        return new CommandResult(p.exitValue(), out);
+    }
+
     /** A password (or the platform client's secret) infra/keycloak/start.sh drew. */
     public String identityPassword(String name) throws IOException {
         for (String line : Files.readAllLines(dir.resolve("keycloak/users"))) {
@@ -341,6 +365,7 @@ public final class FlashStack implements AutoCloseable {
         // The S3-compatible store ObjectStoreTest starts (s3proxy); nothing connects to it before.
         env.put("FLASH_S3_ENDPOINT", "http://127.0.0.1:" + S3_PORT);
         env.put("FLASH_KEYCLOAK_PORT", Integer.toString(KEYCLOAK_PORT));
+        env.put("FLASH_OIDC_URL", oidcUrl()); // not the one `bin/flash test` exported to this JVM
         if (secure) env.put("FLASH_SECURITY", "on");
         env.put("FLASH_S3_ACCESS_KEY", io.flash.common.testing.S3Server.ACCESS_KEY);
         env.put("FLASH_S3_SECRET_KEY", io.flash.common.testing.S3Server.SECRET_KEY);

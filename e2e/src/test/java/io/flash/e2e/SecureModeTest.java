@@ -152,7 +152,9 @@ class SecureModeTest {
         assertTrue(anonymous.body().contains("sign in first"), anonymous.body());
         String alice = token("alice");
         String forged = alice.substring(0, alice.lastIndexOf('.') + 1) + "c2lnbmVkIGJ5IG5vYm9keQ";
-        assertEquals(401, call("GET", "/jobs", forged, null).statusCode(), "a token whose signature does not verify");
+        HttpResponse<String> forgedCall = call("GET", "/jobs", forged, null);
+        assertEquals(401, forgedCall.statusCode(), "a token whose signature does not verify");
+        assertTrue(forgedCall.body().contains("not valid"), "says why: " + forgedCall.body());
         HttpResponse<String> impersonating = call("POST", "/jobs", alice, """
                 name: as-bob
                 owner: bob
@@ -218,44 +220,34 @@ class SecureModeTest {
         assertTrue(refused.contains("owner") && refused.contains("alice may not submit a job owned by bob"), refused);
     }
 
-    /** bin/flash as a person runs it, against this platform, with its own login file. */
-    private ProcessResult flashCommand(String stdin, String... args) throws Exception {
-        List<String> command = new java.util.ArrayList<>(List.of("bash", stack.home().resolve("bin/flash").toString()));
-        command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-        pb.environment().putAll(Map.of("FLASH_DATA_DIR", stack.dataDir().toString(), "FLASH_KAFKA_PORT", "19392",
-                "FLASH_REGISTRY_PORT", "18381", "FLASH_HTTP_PORT_BASE", "18390", "FLASH_KEYCLOAK_PORT",
-                Integer.toString(FlashStack.KEYCLOAK_PORT), "FLASH_SECURITY", "on",
-                "FLASH_LOGIN_FILE", stack.dataDir().resolve("alice-login.json").toString()));
-        Process p = pb.start();
-        try (var in = p.getOutputStream()) {
-            if (stdin != null) in.write(stdin.getBytes(StandardCharsets.UTF_8));
-        }
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(180, TimeUnit.SECONDS), "bin/flash " + String.join(" ", args) + " ended");
-        return new ProcessResult(p.exitValue(), out);
-    }
-
-    private record ProcessResult(int exit, String output) {
+    /** bin/flash as a person runs it, against this platform, with alice's login file. */
+    private FlashStack.CommandResult flashCommand(String stdin, String... args) throws Exception {
+        return stack.flash(stdin, Map.of("FLASH_LOGIN_FILE", stack.dataDir().resolve("alice-login.json").toString()), args);
     }
 
     @Test
     void aliceSignsInWithTheCliAndSubmitsAsHerself() throws Exception {
-        ProcessResult unsigned = flashCommand(null, "submit", stack.home().resolve("examples/hello.yaml").toString(), "--wait");
+        FlashStack.CommandResult unsigned = flashCommand(null, "submit", stack.home().resolve("examples/hello.yaml").toString(), "--wait");
         assertNotEquals(0, unsigned.exit());
         assertTrue(unsigned.output().contains("(header flash-token): no access token"), unsigned.output());
 
-        ProcessResult login = flashCommand(passwords.get("alice") + "\n", "login", "alice");
+        FlashStack.CommandResult login = flashCommand(passwords.get("alice") + "\n", "login", "alice");
         assertEquals(0, login.exit(), login.output());
         assertTrue(login.output().contains("as alice"), login.output());
-        ProcessResult submitted = flashCommand(null, "submit", stack.home().resolve("examples/hello.yaml").toString(), "--wait");
+        FlashStack.CommandResult submitted = flashCommand(null, "submit", stack.home().resolve("examples/hello.yaml").toString(), "--wait");
         assertEquals(0, submitted.exit(), submitted.output());
         assertTrue(submitted.output().contains("SUCCEEDED"), submitted.output());
         String jobId = submitted.output().lines().filter(l -> l.startsWith("job-")).findFirst().orElseThrow();
         assertEquals("alice", awaitJob(jobId, token("alice")).get("job").get("owner").asText());
-        ProcessResult status = flashCommand(null, "status", jobId);
+        FlashStack.CommandResult status = flashCommand(null, "status", jobId);
         assertEquals(0, status.exit(), status.output());
         assertEquals(403, call("GET", "/jobs/" + jobId, token("bob"), null).statusCode());
+        FlashStack.CommandResult logs = flashCommand(null, "logs", jobId);
+        assertEquals(0, logs.exit(), logs.output());
+        assertTrue(logs.output().contains("hello"), "her job's output: " + logs.output());
+        HttpResponse<String> bobsLook = call("GET", "/jobs/" + jobId + "/logs", token("bob"), null);
+        assertEquals(403, bobsLook.statusCode(), "bob may not read the logs of her job");
+        assertFalse(bobsLook.body().contains("hello"));
         assertFalse(login.output().contains(passwords.get("alice")) || submitted.output().contains(passwords.get("alice")));
     }
 
@@ -273,7 +265,9 @@ class SecureModeTest {
         String shortLived = token("alice", passwords.get("alice"), "short-lived", stack.oidcUrl());
         assertEquals(200, call("GET", "/jobs", shortLived, null).statusCode(), "valid while it lives");
         Thread.sleep(4_000);
-        assertEquals(401, call("GET", "/jobs", shortLived, null).statusCode());
+        HttpResponse<String> expired = call("GET", "/jobs", shortLived, null);
+        assertEquals(401, expired.statusCode());
+        assertTrue(expired.body().contains("had expired"), "says why: " + expired.body());
         assertTrue(reasons(publish("alice", hello("expired"), shortLived)).contains("expired"));
     }
 

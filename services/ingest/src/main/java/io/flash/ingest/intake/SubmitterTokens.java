@@ -55,22 +55,9 @@ public class SubmitterTokens {
                     .await().atMost(Duration.ofSeconds(30));
             return new Intake.Verified(Caller.user(identity.getPrincipal().getName(), identity.hasRole(adminRole)));
         } catch (RuntimeException e) {
-            return new Intake.Unverified(reason(e));
+            return new Intake.Unverified(io.flash.ingest.access.TokenRefusals.reason(e, "when ingest read the record")
+                    + "; then publish the job again");
         }
     }
 
-    /** In words, never with the token or its claims (the verifier's messages may quote them). */
-    private static String reason(Throwable e) {
-        StringBuilder messages = new StringBuilder();
-        for (Throwable t = e; t != null && messages.length() < 4096; t = t.getCause()) messages.append(' ').append(t.getMessage());
-        String all = messages.toString().toLowerCase(java.util.Locale.ROOT);
-        if (all.contains("expired") || all.contains("no longer valid")) {
-            return "the access token had expired when ingest read the record: sign in again and publish the job again";
-        }
-        if (all.contains("timeout") || all.contains("timed out") || all.contains("connect")) {
-            return "the identity provider did not answer, so the token could not be verified: publish the job again";
-        }
-        return "the access token is not valid (not signed by Flash's identity provider, or for another issuer): sign in again"
-                + " and publish the job again";
-    }
 }

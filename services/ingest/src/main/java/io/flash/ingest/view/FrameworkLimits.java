@@ -7,7 +7,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** The largest node any framework has reported, per dimension: what a single task can ever get. */
+/**
+ * The frameworks' latest heartbeats (one per framework shard), and from them the largest node any
+ * has reported, per dimension: what a single task can ever get.
+ */
 public final class FrameworkLimits {
 
     /** The largest node capacity, and which framework has it (for messages). */
@@ -19,6 +22,11 @@ public final class FrameworkLimits {
     public void update(String key, FrameworkHeartbeat heartbeat) {
         if (heartbeat == null) shards.remove(key);
         else shards.put(key, heartbeat);
+    }
+
+    /** The latest heartbeat of every framework shard. */
+    public java.util.List<FrameworkHeartbeat> heartbeats() {
+        return java.util.List.copyOf(shards.values());
     }
 
     /** Empty until some framework reports a node: then limits are unknown and not enforced. */

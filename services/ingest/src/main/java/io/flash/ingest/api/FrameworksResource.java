@@ -1,0 +1,57 @@
+package io.flash.ingest.api;
+
+import io.flash.ingest.view.FrameworkLimits;
+import io.flash.schema.Capacity;
+import io.flash.schema.FrameworkHeartbeat;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The frameworks as their heartbeats describe them (level 1's view): {@code GET /frameworks}, one
+ * entry per framework shard, with how long ago it last reported. Any signed-in user may read it.
+ */
+@Path("/frameworks")
+@ApplicationScoped
+@Produces(MediaType.APPLICATION_JSON)
+public class FrameworksResource {
+
+    public record Resources(double cpu, long memoryBytes, long diskBytes, int gpus) {
+        static Resources of(Capacity c) {
+            return c == null ? null : new Resources(c.getCpu(), c.getMemoryBytes(), c.getDiskBytes(), c.getGpus());
+        }
+    }
+
+    public record Shard(String frameworkId, int shard, int nodes, Resources total, Resources free, Resources largestNodeFree,
+                        int queued, Resources queuedDemand, int acceptLimit, List<String> diskTypes, boolean network,
+                        List<String> nodeLabels, long heartbeatAgeMs) {
+        static Shard of(FrameworkHeartbeat h, long now) {
+            return new Shard(h.getFrameworkId(), h.getShard(), h.getNodes(), Resources.of(h.getTotal()), Resources.of(h.getFree()),
+                    Resources.of(h.getLargestNodeFree()), h.getQueued(), Resources.of(h.getQueuedDemand()), h.getAcceptLimit(),
+                    h.getDiskTypes().stream().map(Enum::name).toList(), h.getNetwork(), List.copyOf(h.getNodeLabels()),
+                    Math.max(0, now - h.getSentAt()));
+        }
+    }
+
+    private final FrameworkLimits frameworks;
+    private final Callers callers;
+
+    public FrameworksResource(FrameworkLimits frameworks, Callers callers) {
+        this.frameworks = frameworks;
+        this.callers = callers;
+    }
+
+    @GET
+    public Response frameworks() {
+        if (callers.current().isEmpty()) return Callers.unauthenticated();
+        long now = System.currentTimeMillis();
+        return Response.ok(frameworks.heartbeats().stream().map(h -> Shard.of(h, now))
+                .sorted(Comparator.comparing(Shard::frameworkId).thenComparingInt(Shard::shard)).toList()).build();
+    }
+}

@@ -1,0 +1,79 @@
+package io.flash.ingest.view;
+
+import io.flash.schema.Capacity;
+import io.flash.schema.FrameworkHeartbeat;
+import io.flash.schema.TaskState;
+import io.flash.schema.TaskSummary;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * "Why is my task not running?", in words, for every task or shard of a job that waits: what the
+ * planner, the dispatcher (level 1) or the framework's shard (level 2) last said, where it waits,
+ * and what each framework's largest free node offers against what it asks. No Kafka or HTTP here.
+ */
+public final class PendingReasons {
+
+    /** One waiting task or shard: its state, why, and each framework's room. */
+    public record Waiting(String unitId, String name, String state, String why, List<String> frameworks) {
+    }
+
+    private static final Set<TaskState> WAITING = Set.of(TaskState.PENDING, TaskState.READY, TaskState.DISPATCHED, TaskState.PLACED);
+
+    private PendingReasons() {
+    }
+
+    public static List<Waiting> of(List<TaskSummary> units, List<FrameworkHeartbeat> heartbeats, long now) {
+        List<Waiting> waiting = new ArrayList<>();
+        for (TaskSummary u : units) {
+            if (!WAITING.contains(u.getState())) continue;
+            waiting.add(new Waiting(u.getTaskId(), u.getName(), u.getState().name(), why(u, heartbeats), room(u, heartbeats, now)));
+        }
+        return waiting;
+    }
+
+    private static String why(TaskSummary u, List<FrameworkHeartbeat> heartbeats) {
+        String said = u.getReason() == null || u.getReason().isBlank() ? null : u.getReason();
+        return switch (u.getState()) {
+            case PENDING -> said != null ? said : "waits for the tasks it depends on to succeed";
+            case READY -> said != null ? said : "ready: the dispatcher has not chosen a framework for it yet";
+            case DISPATCHED -> {
+                String where = "queued in " + u.getFrameworkId() + (u.getShard() == null ? "" : " shard " + u.getShard());
+                int queued = heartbeats.stream().filter(h -> h.getFrameworkId().equals(u.getFrameworkId())
+                        && (u.getShard() == null || h.getShard() == u.getShard())).mapToInt(FrameworkHeartbeat::getQueued).sum();
+                yield where + (queued > 0 ? " (" + queued + " waiting there)" : "") + (said != null ? ": " + said : ": no node has room for it yet");
+            }
+            default -> "placed on " + (u.getNodeId() == null ? "a node" : u.getNodeId()) + " of " + u.getFrameworkId() + ", starting";
+        };
+    }
+
+    /** Per framework, what its roomiest node has free (and what the attempt asks for, when Flash changed it). */
+    private static List<String> room(TaskSummary u, List<FrameworkHeartbeat> heartbeats, long now) {
+        List<String> lines = new ArrayList<>();
+        heartbeats.stream().sorted(Comparator.comparing(FrameworkHeartbeat::getFrameworkId).thenComparingInt(FrameworkHeartbeat::getShard))
+                .forEach(h -> {
+                    Capacity free = h.getLargestNodeFree();
+                    String line = h.getFrameworkId() + " shard " + h.getShard() + ": " + (h.getNodes() == 0 ? "no nodes"
+                            : h.getNodes() + " node" + (h.getNodes() == 1 ? "" : "s") + ", the largest free has " + describe(free))
+                            + (h.getDiskTypes().isEmpty() ? "" : ", disks " + h.getDiskTypes().toString().toLowerCase(Locale.ROOT))
+                            + "; heard " + Math.max(0, (now - h.getSentAt()) / 1000) + " s ago";
+                    if (u.getMemoryBytes() != null && free != null && free.getMemoryBytes() < u.getMemoryBytes()) {
+                        line += " — too little memory: it asks " + gib(u.getMemoryBytes());
+                    }
+                    lines.add(line);
+                });
+        return lines;
+    }
+
+    private static String describe(Capacity c) {
+        return c == null ? "nothing reported" : String.format(Locale.ROOT, "%.1f cpu, %s", c.getCpu(), gib(c.getMemoryBytes()));
+    }
+
+    private static String gib(long bytes) {
+        return bytes >= 1L << 30 ? String.format(Locale.ROOT, "%.1fGi", bytes / (double) (1L << 30)) : (bytes >> 20) + "Mi";
+    }
+}
