@@ -1,15 +1,8 @@
 package io.flash.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
-import java.io.IOException;
-import java.net.ConnectException;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,9 +14,6 @@ import java.util.Map;
  * from the ingest service's HTTP API (which shows a signed-in user only their own jobs).
  */
 final class InspectCommands {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private InspectCommands() {
     }
@@ -146,25 +136,7 @@ final class InspectCommands {
         return s.length() <= width ? s : s.substring(0, width - 1) + "…";
     }
 
-    /** GET from the API with the signed-in user's token; null after printing why when it fails. */
     private static JsonNode get(String api, String path) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(api + path)).timeout(Duration.ofSeconds(30));
-        Login.fromEnvironment().accessToken().ifPresent(t -> request.header("Authorization", "Bearer " + t));
-        HttpResponse<String> response;
-        try {
-            response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (ConnectException e) {
-            System.err.println("no API at " + api + ": is Flash up (bin/flash up)? Set FLASH_API_URL to another ingest instance.");
-            return null;
-        } catch (IOException e) {
-            System.err.println("the API at " + api + " failed: " + e.getMessage());
-            return null;
-        }
-        JsonNode body = JSON.readTree(response.body());
-        if (response.statusCode() != 200) {
-            System.err.println(body.has("error") ? body.get("error").asText() : response.body());
-            return null;
-        }
-        return body;
+        return Api.get(api, path, Duration.ofSeconds(30));
     }
 }

@@ -3,14 +3,7 @@ package io.flash.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import java.io.IOException;
-import java.net.ConnectException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.Optional;
 import java.time.Instant;
 import java.util.*;
 
@@ -18,7 +11,6 @@ import java.util.*;
 final class StatusCommands {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final Set<String> FINAL = Set.of("SUCCEEDED", "FAILED", "CANCELLED");
 
     private StatusCommands() {
@@ -160,27 +152,9 @@ final class StatusCommands {
     }
 
     private static JsonNode get(String api, String jobId, int page, int size, boolean notFoundIsNotYet) throws Exception {
-        HttpResponse<String> response;
-        try {
-            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(api + "/jobs/" + jobId + "?page=" + page + "&size=" + size))
-                    .timeout(Duration.ofSeconds(10));
-            Optional<String> token = Login.fromEnvironment().accessToken();
-            token.ifPresent(t -> request.header("Authorization", "Bearer " + t));
-            response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (ConnectException e) {
-            System.err.println("no status API at " + api + ": is Flash up (bin/flash up)? Set FLASH_API_URL to another ingest instance.");
-            return null;
-        } catch (IOException e) {
-            System.err.println("status API at " + api + " failed: " + e.getMessage());
-            return null;
-        }
-        if (response.statusCode() == 404 && notFoundIsNotYet) return NOT_YET;
-        JsonNode body = JSON.readTree(response.body());
-        if (response.statusCode() != 200) {
-            System.err.println(body.has("error") ? body.get("error").asText() : response.body());
-            return null;
-        }
-        return body;
+        Api.Answer answer = Api.fetch(api, "/jobs/" + jobId + "?page=" + page + "&size=" + size, Duration.ofSeconds(10));
+        if (answer != null && answer.status() == 404 && notFoundIsNotYet) return NOT_YET;
+        return Api.ok(answer);
     }
 
     private static String text(JsonNode node, String field) {

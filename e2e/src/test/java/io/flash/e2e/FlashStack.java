@@ -149,7 +149,7 @@ public final class FlashStack implements AutoCloseable {
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         // All of this platform's settings: `bin/flash test` exports its own (FLASH_BOOTSTRAP_SERVERS,
-        // FLASH_API_URL, FLASH_OIDC_URL...) to this JVM, and bin/flash keeps what it inherits.
+        // FLASH_REGISTRY_URL...) to this JVM, and bin/flash keeps what it inherits.
         pb.environment().putAll(environment());
         pb.environment().putAll(Map.of("FLASH_HTTP_PORT_BASE", Integer.toString(httpBase), "FLASH_API_URL", apiUrl(),
                 "FLASH_SECURITY", secure ? "on" : "off"));
@@ -365,7 +365,7 @@ public final class FlashStack implements AutoCloseable {
         // The S3-compatible store ObjectStoreTest starts (s3proxy); nothing connects to it before.
         env.put("FLASH_S3_ENDPOINT", "http://127.0.0.1:" + S3_PORT);
         env.put("FLASH_KEYCLOAK_PORT", Integer.toString(KEYCLOAK_PORT));
-        env.put("FLASH_OIDC_URL", oidcUrl()); // not the one `bin/flash test` exported to this JVM
+        env.put("FLASH_OIDC_URL", oidcUrl()); // whatever this JVM inherited
         if (secure) env.put("FLASH_SECURITY", "on");
         env.put("FLASH_S3_ACCESS_KEY", io.flash.common.testing.S3Server.ACCESS_KEY);
         env.put("FLASH_S3_SECRET_KEY", io.flash.common.testing.S3Server.SECRET_KEY);

@@ -44,6 +44,27 @@ public class Callers {
         return credential == null ? null : credential.getToken();
     }
 
+    /** A job as the caller may see it, or the answer refusing it. */
+    public record Lookup(io.flash.ingest.view.JobViews.Page page, Response refusal) {
+    }
+
+    /**
+     * The job's page (tasks {@code page}, {@code size}) when the caller may {@code what} it; else 401
+     * (no valid token), 404 (no such job yet) or 403 (another's job), each saying why.
+     */
+    public Lookup job(io.flash.ingest.view.JobViews views, String id, int page, int size, String what) {
+        Optional<Caller> caller = current();
+        if (caller.isEmpty()) return new Lookup(null, unauthenticated());
+        Optional<io.flash.ingest.view.JobViews.Page> job = views.job(id, page, size);
+        if (job.isEmpty()) {
+            return new Lookup(null, Response.status(404).entity(Map.of("error", "no job " + id + " (yet): a job appears once"
+                    + " ingest accepted it; a rejected submission is on flash.jobs.rejected")).build());
+        }
+        String owner = job.get().job().getOwner();
+        if (!io.flash.ingest.access.Access.mayAct(caller.get(), owner)) return new Lookup(null, forbidden(caller.get(), owner, what));
+        return new Lookup(job.get(), null);
+    }
+
     public static Response unauthenticated() {
         return Response.status(401).header("WWW-Authenticate", "Bearer realm=\"flash\"")
                 .entity(Map.of("error", "sign in first: 'flash login' for the CLI, or send Authorization: Bearer <access token>"

@@ -64,17 +64,15 @@ public class JobsResource {
     @Path("/{id}")
     public Response job(@PathParam("id") String id, @QueryParam("page") @DefaultValue("0") int page,
                         @QueryParam("size") @DefaultValue("100") int size) {
-        Optional<Caller> caller = callers.current();
-        if (caller.isEmpty()) return Callers.unauthenticated();
+        if (callers.current().isEmpty()) return Callers.unauthenticated();
         if (page < 0 || size < 1 || size > 10_000) {
             return error(400, "page must be 0 or more and size between 1 and 10000");
         }
-        return views.job(id, page, size)
-                .map(p -> !Access.mayAct(caller.get(), p.job().getOwner()) ? Callers.forbidden(caller.get(), p.job().getOwner(), "read")
-                        : Response.ok(new JobPage(JobView.of(p.job()), p.tasks().stream().map(TaskView::of).toList(),
-                        p.page(), p.size(), p.totalTasks())).build())
-                .orElseGet(() -> error(404, "no job " + id + " (yet): a job appears once ingest accepted it; "
-                        + "a rejected submission is on flash.jobs.rejected"));
+        Callers.Lookup job = callers.job(views, id, page, size, "read");
+        if (job.refusal() != null) return job.refusal();
+        JobViews.Page p = job.page();
+        return Response.ok(new JobPage(JobView.of(p.job()), p.tasks().stream().map(TaskView::of).toList(), p.page(), p.size(),
+                p.totalTasks())).build();
     }
 
     @GET

@@ -1,7 +1,5 @@
 package io.flash.ingest.api;
 
-import io.flash.ingest.access.Access;
-import io.flash.ingest.access.Caller;
 import io.flash.ingest.logs.JobLogs;
 import io.flash.ingest.logs.LogReader;
 import io.flash.ingest.view.JobViews;
@@ -16,7 +14,6 @@ import jakarta.ws.rs.core.Response;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * A job's output, read back from flash.tasks.logs (live while it runs; a week after, as the topic
@@ -43,14 +40,10 @@ public class LogsResource {
     @GET
     public Response logs(@PathParam("id") String id, @QueryParam("task") String task, @QueryParam("shard") Integer shard,
                          @QueryParam("attempt") Integer attempt) {
-        Optional<Caller> caller = callers.current();
-        if (caller.isEmpty()) return Callers.unauthenticated();
-        Optional<JobViews.Page> job = views.job(id, 0, 1);
-        if (job.isEmpty()) return Response.status(404).entity(Map.of("error", "no job " + id + " (yet)")).build();
-        String owner = job.get().job().getOwner();
-        if (!Access.mayAct(caller.get(), owner)) return Callers.forbidden(caller.get(), owner, "read the logs of");
+        Callers.Lookup job = callers.job(views, id, 0, 1, "read the logs of");
+        if (job.refusal() != null) return job.refusal();
         if (shard != null && task == null) return Response.status(400).entity(Map.of("error", "shard needs task")).build();
         JobLogs.Filter filter = new JobLogs.Filter(task == null || task.isBlank() ? null : task, shard, attempt);
-        return Response.ok(new Logs(id, JobLogs.assemble(id, reader.chunksOf(id, job.get().job().getAcceptedAt()), filter))).build();
+        return Response.ok(new Logs(id, JobLogs.assemble(id, reader.chunksOf(id, job.page().job().getAcceptedAt()), filter))).build();
     }
 }

@@ -1,7 +1,5 @@
 package io.flash.ingest.api;
 
-import io.flash.ingest.access.Access;
-import io.flash.ingest.access.Caller;
 import io.flash.ingest.view.FrameworkLimits;
 import io.flash.ingest.view.JobViews;
 import io.flash.ingest.view.PendingReasons;
@@ -15,8 +13,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 
 /** {@code GET /jobs/{id}/why[?task=NAME]}: every waiting task or shard of the job, and why it waits. */
 @Path("/jobs/{id}/why")
@@ -39,13 +35,10 @@ public class WhyResource {
 
     @GET
     public Response why(@PathParam("id") String id, @QueryParam("task") String task) {
-        Optional<Caller> caller = callers.current();
-        if (caller.isEmpty()) return Callers.unauthenticated();
-        Optional<JobViews.Page> job = views.job(id, 0, 10_000);
-        if (job.isEmpty()) return Response.status(404).entity(Map.of("error", "no job " + id + " (yet)")).build();
-        if (!Access.mayAct(caller.get(), job.get().job().getOwner())) return Callers.forbidden(caller.get(), job.get().job().getOwner(), "read");
-        List<PendingReasons.Waiting> waiting = PendingReasons.of(job.get().tasks(), frameworks.heartbeats(), System.currentTimeMillis())
+        Callers.Lookup job = callers.job(views, id, 0, 10_000, "read");
+        if (job.refusal() != null) return job.refusal();
+        List<PendingReasons.Waiting> waiting = PendingReasons.of(job.page().tasks(), frameworks.heartbeats(), System.currentTimeMillis())
                 .stream().filter(w -> task == null || w.name().equals(task) || w.name().startsWith(task + "[")).toList();
-        return Response.ok(new Why(id, job.get().job().getState().name(), waiting)).build();
+        return Response.ok(new Why(id, job.page().job().getState().name(), waiting)).build();
     }
 }
