@@ -7,7 +7,8 @@
 #      reference genomes the flash/tools image is made of; with --for-tests also docker-registry and
 #      apache2-utils (the private-registry test), and the one-machine Slurm and Grid Engine the batch
 #      adapter's tests run against (slurm-wlm, munge, gridengine-*; infra/clusters/ configures and
-#      starts them when a test needs them).
+#      starts them when a test needs them), and Debian's chromium + chromium-driver for the console's
+#      browser test. Node.js and npm (the console's build) when `npm` is missing.
 #   2. A Docker engine: when none answers, `dockerd` is started in the background (log:
 #      $FLASH_DATA_DIR/logs/dockerd.log, pid: $FLASH_DATA_DIR/dockerd.pid). It is left running;
 #      `bin/flash down` says so and `bin/flash down --engine` stops it.
@@ -31,6 +32,8 @@ engine_answers() { docker info >/dev/null 2>&1; }
 packages=()
 need_pkg() { dpkg -s "$1" >/dev/null 2>&1 || [[ " ${packages[*]} " == *" $1 "* ]] || packages+=("$1"); }
 command -v curl >/dev/null || need_pkg curl
+# The web console is built with npm (services/ingest/src/main/console); Debian's nodejs suffices.
+command -v npm >/dev/null || { need_pkg nodejs; need_pkg npm; }
 if [ $simulated = 0 ]; then
   if ! engine_answers && ! command -v dockerd >/dev/null; then need_pkg docker.io; fi
   while read -r p; do need_pkg "$p"; done < <(grep -v '^#' "$FLASH_HOME/infra/images/tools/packages.txt")
@@ -43,6 +46,8 @@ if [ $for_tests = 1 ]; then
   if ! [ -x /usr/lib/gridengine/sge_qmaster ] || ! command -v qsub >/dev/null; then
     for p in gridengine-master gridengine-exec gridengine-client; do need_pkg "$p"; done
   fi
+  command -v chromium >/dev/null || need_pkg chromium
+  command -v chromedriver >/dev/null || need_pkg chromium-driver
 fi
 start_engine=0
 [ $simulated = 1 ] || engine_answers || start_engine=1

@@ -67,17 +67,21 @@ public final class KafkaGrants {
      * cluster's framework has no nodes of Flash's, and its assignment topic stays empty).
      */
     public static List<Grant> services(List<String> frameworks) {
-        List<Grant> grants = new ArrayList<>(List.of(ingest(), planner(), dispatcher(frameworks), executor(frameworks)));
+        List<Grant> grants = new ArrayList<>(List.of(ingest(frameworks), planner(), dispatcher(frameworks), executor(frameworks)));
         frameworks.forEach(f -> grants.add(frameworkGrant(f)));
         return grants;
     }
 
-    /** The HTTP and TES door, the ingest topic's reader and the status views' reader. */
-    public static Grant ingest() {
+    /**
+     * The HTTP and TES door, the ingest topic's reader and the status views' reader; the console's
+     * node view reads every framework's nodes topic.
+     */
+    public static Grant ingest(List<String> frameworks) {
         Rules r = new Rules(INGEST)
                 .reads(JOBS_SUBMITTED, JOBS_REJECTED, JOBS_ACCEPTED, JOBS_STATUS, TASKS_STATUS, JOBS_RESULTS, FRAMEWORK_HEARTBEATS,
                         TASKS_EVENTS, TASKS_LOGS)
                 .writes(JOBS_SUBMITTED, JOBS_ACCEPTED, JOBS_REJECTED, JOBS_COMMANDS, DEAD_LETTER);
+        frameworks.forEach(f -> r.topic(FRAMEWORK_NODES.nameFor(f), PatternType.LITERAL, AclOperation.READ));
         r.group(INGEST, PatternType.LITERAL);
         return r.grant();
     }

@@ -100,6 +100,7 @@ public final class JobPlanner {
                 unit.setState(TaskState.RUNNING);
                 if (event.getNodeId() != null) unit.setNodeId(event.getNodeId());
                 unit.setStartedAt(event.getAt());
+                if (job.getStartedAt() == null) job.setStartedAt(event.getAt());
             }
             case SUCCEEDED -> {
                 settle(job, unit, event, TaskState.SUCCEEDED, null);

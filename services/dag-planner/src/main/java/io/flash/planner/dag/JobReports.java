@@ -39,6 +39,7 @@ final class JobReports {
             }
         }
         job.setState(job.getFailed() ? JobState.FAILED : anyCancelled ? JobState.CANCELLED : JobState.SUCCEEDED);
+        job.setFinishedAt(now);
         if (job.getState() == JobState.CANCELLED && reason == null) {
             exitCode = null;
             reason = job.getCancelReason() == null ? "cancelled" : "cancelled: " + job.getCancelReason();
@@ -79,6 +80,8 @@ final class JobReports {
                 .setTasksSucceeded((int) job.getUnitsSucceeded()).setTasksFailed((int) job.getUnitsFailed())
                 .setTasksRunning((int) job.getUnitsActive()).setMessage(job.getMessage()).setUpdatedAt(now)
                 .setAcceptedAt(job.getAcceptedAt()).setLabels(job.getLabels())
+                .setQueue(job.getQueue()).setPriority(job.getPriority()).setStartedAt(job.getStartedAt())
+                .setFinishedAt(job.getFinishedAt())
                 .build();
     }
 

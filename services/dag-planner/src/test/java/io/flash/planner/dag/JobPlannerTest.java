@@ -56,6 +56,31 @@ class JobPlannerTest {
     }
 
     @Test
+    void theStatusSaysTheQueuePriorityAndWhenTheJobStartedAndFinished() {
+        JobAccepted spec = job("j", task("a"));
+        spec.setQueue("long");
+        spec.setPriority(7);
+        planner.accept(spec, 1L);
+        TaskReady a = plan.drainReady().get(0);
+        JobStatus accepted = plan.statuses.get(plan.statuses.size() - 1);
+        assertEquals("long", accepted.getQueue());
+        assertEquals(7, accepted.getPriority());
+        assertNull(accepted.getStartedAt());
+        TaskEvent started = event(a, TaskEventType.STARTED);
+        started.setAt(40L);
+        planner.onEvent(started, 41L);
+        assertEquals(40L, plan.statuses.get(plan.statuses.size() - 1).getStartedAt(), "the attempt's own start, not when the planner heard");
+        assertNull(plan.statuses.get(plan.statuses.size() - 1).getFinishedAt());
+        TaskEvent succeeded = ended(a, TaskEventType.SUCCEEDED, null, 0);
+        succeeded.setAt(85L);
+        planner.onEvent(succeeded, 90L);
+        JobStatus done = plan.statuses.get(plan.statuses.size() - 1);
+        assertEquals(JobState.SUCCEEDED, done.getState());
+        assertEquals(40L, done.getStartedAt());
+        assertEquals(85L, done.getFinishedAt(), "when its last task ended");
+    }
+
+    @Test
     void userFailureFailsTheJobWithExitCodeAndSkipsWhatIsLeft() {
         planner.accept(job("j", task("a"), task("b", "a")), 1L);
         planner.onEvent(ended(plan.drainReady().get(0), TaskEventType.FAILED, FailureClass.USER, 3), 2L);

@@ -1,6 +1,9 @@
 package io.flash.ingest.api;
 
 import io.flash.ingest.view.FrameworkLimits;
+import io.flash.ingest.view.UtilisationHistory;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.QueryParam;
 import io.flash.schema.Capacity;
 import io.flash.schema.FrameworkHeartbeat;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -40,11 +43,22 @@ public class FrameworksResource {
     }
 
     private final FrameworkLimits frameworks;
+    private final UtilisationHistory utilisation;
     private final Callers callers;
 
-    public FrameworksResource(FrameworkLimits frameworks, Callers callers) {
+    public FrameworksResource(FrameworkLimits frameworks, UtilisationHistory utilisation, Callers callers) {
         this.frameworks = frameworks;
+        this.utilisation = utilisation;
         this.callers = callers;
+    }
+
+    /** {@code GET /frameworks/utilisation?minutes=60}: per framework, cpu and memory used and total over time. */
+    @GET
+    @Path("/utilisation")
+    public Response utilisation(@QueryParam("minutes") @DefaultValue("60") int minutes) {
+        if (callers.current().isEmpty()) return Callers.unauthenticated();
+        if (minutes < 1 || minutes > 24 * 60) return Response.status(400).entity(java.util.Map.of("error", "minutes must be 1 to 1440")).build();
+        return Response.ok(utilisation.since(System.currentTimeMillis() - minutes * 60_000L)).build();
     }
 
     @GET

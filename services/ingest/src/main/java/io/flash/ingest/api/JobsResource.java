@@ -30,20 +30,23 @@ import java.util.Optional;
 public class JobsResource {
 
     public record JobView(String jobId, String submissionId, String name, String owner, String state, int tasksTotal,
-                          int tasksSucceeded, int tasksRunning, int tasksFailed, String message, long updatedAt) {
+                          int tasksSucceeded, int tasksRunning, int tasksFailed, String message, long updatedAt, String queue,
+                          int priority, long acceptedAt, Long startedAt, Long finishedAt) {
         static JobView of(JobStatus s) {
             return new JobView(s.getJobId(), s.getSubmissionId(), s.getName(), s.getOwner(), s.getState().name(), s.getTasksTotal(),
-                    s.getTasksSucceeded(), s.getTasksRunning(), s.getTasksFailed(), s.getMessage(), s.getUpdatedAt());
+                    s.getTasksSucceeded(), s.getTasksRunning(), s.getTasksFailed(), s.getMessage(), s.getUpdatedAt(),
+                    s.getQueue(), s.getPriority(), s.getAcceptedAt(), s.getStartedAt(), s.getFinishedAt());
         }
     }
 
     public record TaskView(String taskId, String name, String state, int attempts, Integer exitCode, String failureClass,
                            String reason, String frameworkId, String nodeId, Long startedAt, Long finishedAt, Long memoryBytes,
-                           String stdoutTail) {
+                           String stdoutTail, Long peakMemoryBytes, Double cpuSeconds, List<String> outputs) {
         static TaskView of(TaskSummary t) {
             return new TaskView(t.getTaskId(), t.getName(), t.getState().name(), t.getAttempts(), t.getExitCode(),
                     t.getFailureClass() == null ? null : t.getFailureClass().name(), t.getReason(), t.getFrameworkId(), t.getNodeId(),
-                    t.getStartedAt(), t.getFinishedAt(), t.getMemoryBytes(), t.getStdoutTail());
+                    t.getStartedAt(), t.getFinishedAt(), t.getMemoryBytes(), t.getStdoutTail(), t.getPeakMemoryBytes(),
+                    t.getCpuSeconds(), List.copyOf(t.getOutputs()));
         }
     }
 
@@ -75,9 +78,15 @@ public class JobsResource {
                 p.totalTasks())).build();
     }
 
+    /**
+     * The jobs the caller may see, most recently changed first: {@code owner}, {@code state},
+     * {@code name} (a prefix), {@code since}/{@code until} (accepted between, ms), {@code offset} and
+     * {@code limit} page; the header {@code X-Total-Count} says how many match in all.
+     */
     @GET
     public Response jobs(@QueryParam("owner") String owner, @QueryParam("state") String state,
-                         @QueryParam("limit") @DefaultValue("100") int limit) {
+                         @QueryParam("limit") @DefaultValue("100") int limit, @QueryParam("offset") @DefaultValue("0") int offset,
+                         @QueryParam("name") String name, @QueryParam("since") Long since, @QueryParam("until") Long until) {
         Optional<Caller> caller = callers.current();
         if (caller.isEmpty()) return Callers.unauthenticated();
         JobState wanted = null;
@@ -88,7 +97,10 @@ public class JobsResource {
                 return error(400, "state must be one of " + List.of(JobState.values()));
             }
         }
-        return Response.ok(views.find(Access.listedOwner(caller.get(), owner), wanted, Math.max(1, Math.min(limit, 10_000))).stream().map(JobView::of).toList()).build();
+        if (offset < 0) return error(400, "offset must be 0 or more");
+        JobViews.JobList list = views.find(new JobViews.Filter(Access.listedOwner(caller.get(), owner), wanted,
+                name == null || name.isBlank() ? null : name, since, until), offset, Math.max(1, Math.min(limit, 10_000)));
+        return Response.ok(list.jobs().stream().map(JobView::of).toList()).header("X-Total-Count", list.total()).build();
     }
 
     /** A job file (YAML or JSON) in the body; published to the ingest topic. 202: validation is asynchronous. */

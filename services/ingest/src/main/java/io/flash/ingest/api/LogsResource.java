@@ -1,7 +1,7 @@
 package io.flash.ingest.api;
 
-import io.flash.ingest.logs.JobLogs;
-import io.flash.ingest.logs.LogReader;
+import io.flash.ingest.history.JobLogs;
+import io.flash.ingest.history.JobRecords;
 import io.flash.ingest.view.JobViews;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.GET;
@@ -28,10 +28,10 @@ public class LogsResource {
     }
 
     private final JobViews views;
-    private final LogReader reader;
+    private final JobRecords reader;
     private final Callers callers;
 
-    public LogsResource(JobViews views, LogReader reader, Callers callers) {
+    public LogsResource(JobViews views, JobRecords reader, Callers callers) {
         this.views = views;
         this.reader = reader;
         this.callers = callers;

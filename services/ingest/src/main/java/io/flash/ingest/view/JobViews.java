@@ -20,6 +20,33 @@ public final class JobViews {
     public record Page(JobStatus job, List<TaskSummary> tasks, int page, int size, int totalTasks) {
     }
 
+    /**
+     * Which jobs a list shows: each null field matches all. {@code namePrefix} is case-insensitive;
+     * {@code since}/{@code until} bound the time the job was accepted (ms, inclusive).
+     */
+    public record Filter(String owner, JobState state, String namePrefix, Long since, Long until) {
+        boolean matches(JobStatus j) {
+            return (owner == null || owner.equals(j.getOwner()))
+                    && (state == null || state == j.getState())
+                    && (namePrefix == null || j.getName().toLowerCase(Locale.ROOT).startsWith(namePrefix.toLowerCase(Locale.ROOT)))
+                    && (since == null || j.getAcceptedAt() >= since)
+                    && (until == null || j.getAcceptedAt() <= until);
+        }
+    }
+
+    /** One page of a job list, newest change first, and how many jobs match in all. */
+    public record JobList(List<JobStatus> jobs, int total) {
+    }
+
+    /** Told of every change the view takes in, on the feed's thread: it must not block. */
+    public interface Listener {
+        void job(JobStatus status);
+
+        void task(String jobId, TaskSummary summary);
+    }
+
+    private final List<Listener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     /** By job id: paging in id order stays stable while jobs change state. */
     private final ConcurrentSkipListMap<String, JobStatus> jobs = new ConcurrentSkipListMap<>();
     private final Map<String, ConcurrentSkipListMap<String, TaskSummary>> tasks = new ConcurrentHashMap<>();
@@ -30,8 +57,20 @@ public final class JobViews {
     }
 
     public void putJob(String jobId, JobStatus status) {
-        if (status == null) jobs.remove(jobId);
-        else jobs.put(jobId, status);
+        if (status == null) {
+            jobs.remove(jobId);
+            return;
+        }
+        jobs.put(jobId, status);
+        listeners.forEach(l -> l.job(status));
+    }
+
+    public void listen(Listener listener) {
+        listeners.add(listener);
+    }
+
+    public void unlisten(Listener listener) {
+        listeners.remove(listener);
     }
 
     public void putTask(String taskId, TaskSummary summary) {
@@ -44,6 +83,7 @@ public final class JobViews {
             unitsByState.get(summary.getState()).incrementAndGet();
         }
         if (previous != null) unitsByState.get(previous.getState()).decrementAndGet();
+        if (summary != null) listeners.forEach(l -> l.task(jobId, summary));
     }
 
     /** How many tasks (or shards) the view holds in this state, over all jobs. */
@@ -60,12 +100,21 @@ public final class JobViews {
     }
 
     public List<JobStatus> find(String owner, JobState state, int limit) {
-        return jobs.values().stream()
-                .filter(j -> owner == null || owner.equals(j.getOwner()))
-                .filter(j -> state == null || state == j.getState())
-                .sorted(Comparator.comparingLong(JobStatus::getUpdatedAt).reversed())
-                .limit(limit)
+        return find(new Filter(owner, state, null, null, null), 0, limit).jobs();
+    }
+
+    /** The jobs matching the filter, most recently changed first, from {@code offset}. */
+    public JobList find(Filter filter, int offset, int limit) {
+        List<JobStatus> matching = jobs.values().stream().filter(filter::matches)
+                .sorted(Comparator.comparingLong(JobStatus::getUpdatedAt).reversed().thenComparing(JobStatus::getJobId))
                 .toList();
+        int from = Math.min(matching.size(), Math.max(0, offset));
+        return new JobList(matching.subList(from, Math.min(matching.size(), from + limit)), matching.size());
+    }
+
+    /** Every unit (task or shard) of the job, in natural order. */
+    public List<TaskSummary> units(String jobId) {
+        return new ArrayList<>(tasks.getOrDefault(jobId, new ConcurrentSkipListMap<>()).values());
     }
 
     /** Every job with an id after {@code afterId}, in id order, read lazily (a page stops early). */

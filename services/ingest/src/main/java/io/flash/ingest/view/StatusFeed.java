@@ -3,7 +3,9 @@ package io.flash.ingest.view;
 import io.flash.common.serde.RegistryValueSerdes;
 import io.flash.common.topics.FlashTopics;
 import io.flash.schema.FrameworkHeartbeat;
+import io.flash.common.topics.TopicNames;
 import io.flash.schema.JobStatus;
+import io.flash.schema.NodeHeartbeat;
 import io.flash.schema.TaskSummary;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -30,7 +32,9 @@ import java.util.*;
 
 /**
  * Reads the compacted job- and task-status topics from the beginning, then follows them, into
- * {@link JobViews}. Partitions are assigned, not subscribed: every instance holds the whole view.
+ * {@link JobViews}; the frameworks' heartbeats into {@link FrameworkLimits} and
+ * {@link UtilisationHistory}; and the nodes topic of every framework that has reported into
+ * {@link NodeViews}. Partitions are assigned, not subscribed: every instance holds the whole view.
  * Ready once it has caught up with the end offsets it saw at start.
  */
 @ApplicationScoped
@@ -44,6 +48,10 @@ public class StatusFeed implements HealthCheck {
 
     private final JobViews views = new JobViews();
     private final FrameworkLimits limits = new FrameworkLimits();
+    private final NodeViews nodes = new NodeViews();
+    /** One point a quarter minute, two hours kept: the console's utilisation charts. */
+    private final UtilisationHistory utilisation = new UtilisationHistory(15_000, 2 * 3600_000);
+    private static final Duration LOOK_FOR_NODE_TOPICS_EVERY = Duration.ofSeconds(10);
     private KafkaConsumer<String, byte[]> consumer;
     private Thread thread;
     private volatile boolean caughtUp;
@@ -59,6 +67,16 @@ public class StatusFeed implements HealthCheck {
         return limits;
     }
 
+    @Produces
+    NodeViews nodeViews() {
+        return nodes;
+    }
+
+    @Produces
+    UtilisationHistory utilisationHistory() {
+        return utilisation;
+    }
+
     @jakarta.inject.Inject
     io.micrometer.core.instrument.MeterRegistry meters;
 
@@ -71,6 +89,7 @@ public class StatusFeed implements HealthCheck {
         Deserializer<JobStatus> jobs = topics.jobsStatus.valueSerde().deserializer();
         Deserializer<TaskSummary> tasks = topics.tasksStatus.valueSerde().deserializer();
         Deserializer<FrameworkHeartbeat> frameworks = topics.frameworkHeartbeats.valueSerde().deserializer();
+        Deserializer<NodeHeartbeat> nodeBeats = topics.frameworkNodes("any").valueSerde().deserializer();
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         io.flash.common.access.KafkaLogin.fromEnvironment().addTo(props);
@@ -78,13 +97,13 @@ public class StatusFeed implements HealthCheck {
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
         consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
-        thread = new Thread(() -> follow(topics, jobs, tasks, frameworks), "status-feed");
+        thread = new Thread(() -> follow(topics, jobs, tasks, frameworks, nodeBeats), "status-feed");
         thread.setDaemon(true);
         thread.start();
     }
 
     private void follow(FlashTopics topics, Deserializer<JobStatus> jobs, Deserializer<TaskSummary> tasks,
-                        Deserializer<FrameworkHeartbeat> frameworks) {
+                        Deserializer<FrameworkHeartbeat> frameworks, Deserializer<NodeHeartbeat> nodeBeats) {
         try {
             List<TopicPartition> parts = new ArrayList<>();
             for (String topic : List.of(topics.jobsStatus.name(), topics.tasksStatus.name(), topics.frameworkHeartbeats.name())) {
@@ -93,11 +112,21 @@ public class StatusFeed implements HealthCheck {
             consumer.assign(parts);
             consumer.seekToBeginning(parts);
             Map<TopicPartition, Long> ends = consumer.endOffsets(parts);
+            Set<String> nodeTopics = new HashSet<>();
+            long lookedForNodeTopics = 0;
             while (!stopping) {
+                if (System.nanoTime() - lookedForNodeTopics > LOOK_FOR_NODE_TOPICS_EVERY.toNanos()) {
+                    followNewNodeTopics(parts, nodeTopics);
+                    lookedForNodeTopics = System.nanoTime();
+                }
                 for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
                     try {
                         if (r.topic().equals(topics.frameworkHeartbeats.name())) {
-                            limits.update(r.key(), r.value() == null ? null : frameworks.deserialize(r.topic(), r.headers(), r.value()));
+                            FrameworkHeartbeat beat = r.value() == null ? null : frameworks.deserialize(r.topic(), r.headers(), r.value());
+                            limits.update(r.key(), beat);
+                            if (beat != null) utilisation.record(beat);
+                        } else if (nodeTopics.contains(r.topic())) {
+                            nodes.update(r.topic(), r.key(), r.value() == null ? null : nodeBeats.deserialize(r.topic(), r.headers(), r.value()));
                         } else if (r.topic().equals(topics.jobsStatus.name())) {
                             views.putJob(r.key(), r.value() == null ? null : jobs.deserialize(r.topic(), r.headers(), r.value()));
                         } else {
@@ -118,6 +147,29 @@ public class StatusFeed implements HealthCheck {
             LOG.error("status feed stopped", e);
         } finally {
             consumer.close(Duration.ofSeconds(2));
+        }
+    }
+
+    /**
+     * Adds the nodes topic of every framework heard from that exists and is not followed yet, read
+     * from its beginning; partitions already assigned keep their positions.
+     */
+    private void followNewNodeTopics(List<TopicPartition> parts, Set<String> followed) {
+        try {
+            Map<String, List<org.apache.kafka.common.PartitionInfo>> existing = null;
+            for (FrameworkHeartbeat beat : limits.heartbeats()) {
+                String topic = TopicNames.frameworkNodes(beat.getFrameworkId());
+                if (followed.contains(topic)) continue;
+                if (existing == null) existing = consumer.listTopics(Duration.ofSeconds(5));
+                if (!existing.containsKey(topic)) continue;
+                List<TopicPartition> added = existing.get(topic).stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+                parts.addAll(added);
+                consumer.assign(parts);
+                consumer.seekToBeginning(added);
+                followed.add(topic);
+            }
+        } catch (org.apache.kafka.common.errors.TimeoutException | org.apache.kafka.common.errors.AuthorizationException e) {
+            LOG.warnf("could not follow the nodes topics yet: %s", e.getMessage()); // looked for again shortly
         }
     }
 

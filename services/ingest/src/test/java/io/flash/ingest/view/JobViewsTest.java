@@ -53,4 +53,42 @@ class JobViewsTest {
         views.putJob("a", null);
         assertTrue(views.job("a", 0, 10).isEmpty());
     }
+
+    @Test
+    void aListIsFilteredByOwnerStateNamePrefixAndTimeThenPagedWithItsTotal() {
+        for (int i = 0; i < 5; i++) {
+            JobStatus s = status("job-" + i, i % 2 == 0 ? "ann" : "bob", JobState.RUNNING, 100 + i);
+            s.setName(i < 3 ? "Align-" + i : "call-" + i);
+            s.setAcceptedAt(1000L * i);
+            views.putJob(s.getJobId(), s);
+        }
+        JobViews.JobList anns = views.find(new JobViews.Filter("ann", null, "align", null, null), 0, 10);
+        assertEquals(List.of("job-2", "job-0"), anns.jobs().stream().map(JobStatus::getJobId).toList(), "newest change first");
+        assertEquals(2, anns.total());
+        JobViews.JobList window = views.find(new JobViews.Filter(null, JobState.RUNNING, null, 1000L, 3000L), 1, 1);
+        assertEquals(List.of("job-2"), window.jobs().stream().map(JobStatus::getJobId).toList());
+        assertEquals(3, window.total(), "jobs 1, 2 and 3 were accepted in the window");
+    }
+
+    @Test
+    void listenersHearEveryJobAndTaskChange() {
+        List<String> heard = new java.util.ArrayList<>();
+        JobViews.Listener listener = new JobViews.Listener() {
+            @Override
+            public void job(JobStatus status) {
+                heard.add("job " + status.getJobId());
+            }
+
+            @Override
+            public void task(String jobId, TaskSummary summary) {
+                heard.add("task " + jobId + " " + summary.getTaskId());
+            }
+        };
+        views.listen(listener);
+        views.putJob("job-1", status("job-1", "ann", JobState.RUNNING, 1));
+        views.putTask("job-1.a", unit("job-1.a"));
+        views.unlisten(listener);
+        views.putTask("job-1.b", unit("job-1.b"));
+        assertEquals(List.of("job job-1", "task job-1 job-1.a"), heard);
+    }
 }

@@ -1,4 +1,4 @@
-package io.flash.ingest.logs;
+package io.flash.ingest.history;
 
 import io.flash.common.ids.JobIds;
 import io.flash.schema.LogChunk;

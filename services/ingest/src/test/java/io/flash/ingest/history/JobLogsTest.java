@@ -1,4 +1,4 @@
-package io.flash.ingest.logs;
+package io.flash.ingest.history;
 
 import io.flash.schema.LogChunk;
 import org.junit.jupiter.api.Test;

@@ -1,0 +1,36 @@
+// Small DOM helpers: escaped text into templates, and element lookup.
+
+const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function esc(value) {
+  return String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]);
+}
+
+export function $(selector, root = document) {
+  return root.querySelector(selector);
+}
+
+export function badge(state) {
+  return `<span class="badge state-${esc(state)}">${esc(state)}</span>`;
+}
+
+/** Runs `fn` at most once per `ms`, the last call winning. */
+export function debounce(fn, ms) {
+  let timer = null;
+  return (...args) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => fn(...args), ms);
+  };
+}
+
+export function showError(where, e) {
+  where.innerHTML = `<div class="error">${esc(e.message || e)}</div>`;
+}
+
+/** The header's indicator of the page's live-update stream. */
+export function setLive(state) {
+  const live = $('#live');
+  if (!live) return;
+  live.textContent = state === 'live' ? '● live' : state;
+  live.className = `live ${state === 'live' ? 'on' : 'off'}`;
+}

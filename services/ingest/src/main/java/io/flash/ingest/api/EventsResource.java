@@ -1,0 +1,82 @@
+package io.flash.ingest.api;
+
+import io.flash.ingest.access.Access;
+import io.flash.ingest.access.Caller;
+import io.flash.ingest.view.JobViews;
+import io.flash.schema.JobStatus;
+import io.flash.schema.TaskSummary;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.subscription.BackPressureStrategy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.MediaType;
+import org.jboss.resteasy.reactive.RestStreamElementType;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Live updates as server-sent events, straight from the status topics this instance follows:
+ * {@code GET /events} streams every change of a job the caller may see; {@code GET /events?job=ID}
+ * that job's changes and its tasks'. A ping every 15 s keeps idle connections open and lets a
+ * client notice a dead one. No RPC: what arrives on the compacted topics is what is sent.
+ */
+@Path("/events")
+@ApplicationScoped
+public class EventsResource {
+
+    static final Duration PING_EVERY = Duration.ofSeconds(15);
+
+    /** One event: {@code kind} is hello (connected), job, task or ping; {@code at} when it was sent (ms). */
+    public record LiveEvent(String kind, JobsResource.JobView job, String jobId, JobsResource.TaskView task, long at) {
+        static LiveEvent of(String kind) {
+            return new LiveEvent(kind, null, null, null, System.currentTimeMillis());
+        }
+    }
+
+    private final JobViews views;
+    private final Callers callers;
+
+    public EventsResource(JobViews views, Callers callers) {
+        this.views = views;
+        this.callers = callers;
+    }
+
+    @GET
+    @Produces(MediaType.SERVER_SENT_EVENTS)
+    @RestStreamElementType(MediaType.APPLICATION_JSON)
+    public Multi<LiveEvent> events(@QueryParam("job") String job) {
+        Optional<Caller> caller = callers.current();
+        if (caller.isEmpty()) throw new WebApplicationException(Callers.unauthenticated());
+        if (job != null) {
+            Callers.Lookup lookup = callers.job(views, job, 0, 1, "follow");
+            if (lookup.refusal() != null) throw new WebApplicationException(lookup.refusal());
+        }
+        Caller who = caller.get();
+        Multi<LiveEvent> updates = Multi.createFrom().emitter(emitter -> {
+            JobViews.Listener listener = new JobViews.Listener() {
+                @Override
+                public void job(JobStatus status) {
+                    if ((job == null || job.equals(status.getJobId())) && Access.mayAct(who, status.getOwner())) {
+                        emitter.emit(new LiveEvent("job", JobsResource.JobView.of(status), status.getJobId(), null, System.currentTimeMillis()));
+                    }
+                }
+
+                @Override
+                public void task(String jobId, TaskSummary summary) {
+                    if (jobId.equals(job)) {
+                        emitter.emit(new LiveEvent("task", null, jobId, JobsResource.TaskView.of(summary), System.currentTimeMillis()));
+                    }
+                }
+            };
+            views.listen(listener);
+            emitter.onTermination(() -> views.unlisten(listener));
+        }, BackPressureStrategy.BUFFER);
+        Multi<LiveEvent> pings = Multi.createFrom().ticks().every(PING_EVERY).map(t -> LiveEvent.of("ping"));
+        return Multi.createBy().merging().streams(Multi.createFrom().item(LiveEvent.of("hello")), updates, pings);
+    }
+}
