@@ -2,8 +2,11 @@
 # Starts Keycloak (unpacked from Maven Central by `mvn -pl infra package`) as the identity provider
 # of Flash's secure mode: realm "flash" with users alice and bob (role user) and admin (roles user,
 # admin), the public client flash-cli (password and device grants), and the confidential client
-# flash-platform whose service account (role sr-admin) alone may write the schema registry.
+# flash-platform whose service account (role sr-admin) alone may write the schema registry, and the
+# public client flash-console (authorization code + PKCE) the web console signs people in with.
 #   FLASH_KEYCLOAK_PORT (default 8180)   issuer http://127.0.0.1:PORT/realms/flash; health on PORT+1
+#   FLASH_API_URL (http://127.0.0.1:8090) where the console is served: the only place the provider
+#                                        sends a browser back to after sign-in (also as localhost)
 # The first start draws random passwords and keeps them in $FLASH_DATA_DIR/keycloak/users (mode 600,
 # one "name password" a line; keycloak-admin is the admin console's account); the realm is imported
 # with them when Keycloak has no realm "flash" yet, and the import file is removed once it is up.
@@ -30,9 +33,12 @@ fi
 # The platform's client secret (its setup writes the schema registry); added to a users file of before.
 grep -q '^flash-platform ' "$state/users" || (umask 077; echo "flash-platform $(head -c 18 /dev/urandom | base64 | tr -d '/+=')" >> "$state/users")
 password() { awk -v n="$1" '$1 == n {print $2}' "$state/users"; }
+console_url="${FLASH_API_URL:-http://127.0.0.1:8090}"; console_url="${console_url%/}"
 mkdir -p "$kc_home/data/import"
 (umask 077; sed -e "s/@ALICE_PASSWORD@/$(password alice)/" -e "s/@BOB_PASSWORD@/$(password bob)/" \
-  -e "s/@ADMIN_PASSWORD@/$(password admin)/" -e "s/@PLATFORM_SECRET@/$(password flash-platform)/" "$FLASH_HOME/infra/keycloak/flash-realm.json" > "$kc_home/data/import/flash-realm.json")
+  -e "s/@ADMIN_PASSWORD@/$(password admin)/" -e "s/@PLATFORM_SECRET@/$(password flash-platform)/" \
+  -e "s#@CONSOLE_URL@#$console_url#g" -e "s#@CONSOLE_URL_LOCALHOST@#${console_url/127.0.0.1/localhost}#g" \
+  "$FLASH_HOME/infra/keycloak/flash-realm.json" > "$kc_home/data/import/flash-realm.json")
 
 JAVA_HOME="$(dirname "$(dirname "$java")")" JAVA_OPTS_KC_HEAP="-Xms64m -Xmx512m" \
   KC_BOOTSTRAP_ADMIN_USERNAME=keycloak-admin KC_BOOTSTRAP_ADMIN_PASSWORD="$(password keycloak-admin)" \

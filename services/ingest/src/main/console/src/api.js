@@ -43,7 +43,11 @@ export function follow(path, onEvent, onState) {
         openWhenHidden: true,
         headers: await authHeaders(),
         async onopen(r) {
-          if (!r.ok) throw new ApiError(r.status, `live updates refused: HTTP ${r.status}`);
+          if (!r.ok) {
+            let said = '';
+            try { said = (await r.json()).error; } catch { said = `HTTP ${r.status}`; }
+            throw new ApiError(r.status, said);
+          }
           onState('live');
         },
         onmessage(m) {
@@ -53,6 +57,10 @@ export function follow(path, onEvent, onState) {
           throw new Error('closed');
         },
         onerror(e) {
+          if (e instanceof ApiError && e.status === 404) { // a job just submitted is not accepted yet
+            onState(`waiting: ${e.message}`);
+            return 1000;
+          }
           onState('reconnecting');
           if (e instanceof ApiError && e.status >= 400 && e.status < 500) throw e; // refused: no retry
           return 2000;

@@ -9,8 +9,11 @@ Chart.defaults.animation = false; // live pages redraw often; animation would on
 
 const ROW_HEIGHT = 18;
 
+/** Seconds since the job was accepted, as a person reads them: 4.5s, 42s, 3:07, 1h05. */
 function clock(seconds) {
-  const s = Math.max(0, Math.round(seconds));
+  if (seconds < 10) return `${Math.max(0, seconds).toFixed(seconds % 1 === 0 ? 0 : 1)}s`;
+  const s = Math.round(seconds);
+  if (s < 60) return `${s}s`;
   return s < 3600 ? `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`
     : `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}`;
 }
@@ -38,7 +41,7 @@ export function ganttChart(canvas, bars) {
       maintainAspectRatio: false,
       responsive: true,
       scales: {
-        x: { type: 'linear', min: 0, title: { display: true, text: 'since the job was accepted (m:ss)' }, ticks: { callback: clock } },
+        x: { type: 'linear', min: 0, title: { display: true, text: 'since the job was accepted' }, ticks: { callback: clock } },
         y: { type: 'category', ticks: { autoSkip: false, font: { size: 11 } } },
       },
       plugins: {
@@ -89,7 +92,7 @@ export function utilisationChart(canvas, byFramework) {
     datasets.push({ label: `${fw} cpu`, data: points.map((p) => ({ x: p.at, y: share(p.cpuUsed, p.cpuTotal), p })), borderColor: colour, backgroundColor: colour, pointRadius: 0 });
     datasets.push({ label: `${fw} memory`, data: points.map((p) => ({ x: p.at, y: share(p.memoryUsed, p.memoryTotal), p })), borderColor: colour, borderDash: [6, 4], pointRadius: 0 });
   });
-  const time = (ms) => new Date(ms).toTimeString().substring(0, 5);
+  const time = (ms) => new Date(ms).toTimeString().substring(0, 8);
   return new Chart(canvas, {
     type: 'line',
     data: { datasets },
@@ -97,7 +100,7 @@ export function utilisationChart(canvas, byFramework) {
       maintainAspectRatio: false,
       parsing: false,
       scales: {
-        x: { type: 'linear', ticks: { callback: time } },
+        x: { type: 'linear', ticks: { callback: time, maxTicksLimit: 8 } },
         y: { min: 0, max: 100, title: { display: true, text: '% of the framework used' } },
       },
       plugins: {

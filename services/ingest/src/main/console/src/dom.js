@@ -14,12 +14,19 @@ export function badge(state) {
   return `<span class="badge state-${esc(state)}">${esc(state)}</span>`;
 }
 
-/** Runs `fn` at most once per `ms`, the last call winning. */
-export function debounce(fn, ms) {
+/** Runs `fn` `ms` after the first of a burst of calls, and once more if calls came meanwhile: a steady stream of calls still runs it every `ms`. */
+export function throttle(fn, ms) {
   let timer = null;
-  return (...args) => {
-    clearTimeout(timer);
-    timer = setTimeout(() => fn(...args), ms);
+  let again = false;
+  const fire = async () => {
+    again = false;
+    try { await fn(); } finally {
+      timer = again ? setTimeout(fire, ms) : null;
+    }
+  };
+  return () => {
+    if (timer) again = true;
+    else timer = setTimeout(fire, ms);
   };
 }
 

@@ -41,6 +41,7 @@ export function frameworksPage(view) {
           <td>${n.unhealthy ? `<span class="health-silent">${esc(n.unhealthy)}</span>` : 'ok'}</td></tr>`).join('')}</tbody></table>`;
       if (chart) chart.destroy();
       chart = utilisationChart($('#utilisation'), util);
+      $('#utilisation').dataset.points = String(Object.values(util).reduce((n, points) => n + points.length, 0));
     } catch (e) {
       showError($('#frameworks'), e);
     }

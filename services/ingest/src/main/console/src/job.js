@@ -3,7 +3,7 @@
 import cytoscape from 'cytoscape';
 import dagre from 'cytoscape-dagre';
 import { follow, get, post } from './api.js';
-import { $, badge, debounce, esc, setLive, showError } from './dom.js';
+import { $, badge, throttle, esc, setLive, showError } from './dom.js';
 import { ganttChart, memoryChart } from './charts.js';
 import {
   ACTIVE_UNIT_STATES, dagElements, dagTasks, FINAL_JOB_STATES, formatBytes, formatDuration, formatTime, ganttBars, jobDuration,
@@ -83,9 +83,11 @@ export function jobPage(view, jobId) {
         ],
         layout: { name: 'dagre', rankDir: 'LR', nodeSep: 16, rankSep: 50 },
         wheelSensitivity: 0.3,
+        maxZoom: 1.3, // a small DAG is not blown up to fill the box
       });
       cy.on('tap', 'node', (ev) => select(ev.target.id()));
       probe.cy = cy;
+      probe.jobId = jobId;
     } else {
       for (const el of dagElements(tasks)) {
         if (!el.data.source) cy.getElementById(el.data.id).data({ state: el.data.state, colour: el.data.colour, label: el.data.label });
@@ -142,8 +144,8 @@ export function jobPage(view, jobId) {
       showError($('#gantt'), e);
     }
   };
-  const refreshAttempts = debounce(loadAttempts, 1500);
-  const refreshWhy = debounce(drawWhy, 1500);
+  const refreshAttempts = throttle(loadAttempts, 1500);
+  const refreshWhy = throttle(drawWhy, 1500);
 
   const select = (name) => {
     state.selected = name;
@@ -212,17 +214,15 @@ export function jobPage(view, jobId) {
     }
   };
 
-  const start = async () => {
+  /** The first full render, once the stream's snapshot gave the job and its tasks: the rest is read once here. */
+  const firstRender = async () => {
     try {
-      const [page, graph, attempts] = await Promise.all([
-        get(`/jobs/${encodeURIComponent(jobId)}?size=10000`),
+      const [graph, attempts] = await Promise.all([
         get(`/jobs/${encodeURIComponent(jobId)}/graph`),
         get(`/jobs/${encodeURIComponent(jobId)}/attempts`),
       ]);
-      state.job = page.job;
-      state.acceptedAt = attempts.acceptedAt;
-      page.tasks.forEach((t) => state.units.set(t.taskId, t));
       state.graph = graph;
+      state.acceptedAt = attempts.acceptedAt;
       state.attempts = attempts.attempts;
       state.rowsBy = state.units.size <= GANTT_ROWS_BY_UNIT_UP_TO ? 'unit' : 'node';
       $('#rows-by').value = state.rowsBy;
@@ -238,22 +238,36 @@ export function jobPage(view, jobId) {
     }
   };
 
+  let rendering = null;
   const stop = follow(`/events?job=${encodeURIComponent(jobId)}`, (ev) => {
-    if (!rendered) return; // the first load reads the latest state; what came before is in it
-    if (ev.kind === 'job') {
+    if (ev.kind === 'snapshot') { // first, and again after a reconnect: the whole job as it is
       state.job = ev.job;
-      header();
-      refreshAttempts();
+      state.units = new Map(ev.tasks.map((t) => [t.taskId, t]));
+      if (!rendering) rendering = firstRender();
+      else if (rendered) { header(); drawTasks(drawDag()); refreshAttempts(); refreshWhy(); }
+    } else if (ev.kind === 'job') {
+      state.job = ev.job;
+      if (rendered) { header(); refreshAttempts(); }
     } else if (ev.kind === 'task') {
       state.units.set(ev.task.taskId, ev.task);
+      if (!rendered) return; // drawn with the rest by the first render
       drawTasks(drawDag());
       const t = ev.task;
       const eventAt = t.state === 'RUNNING' ? t.startedAt : ['SUCCEEDED', 'FAILED', 'CANCELLED'].includes(t.state) ? t.finishedAt : null;
-      if (eventAt != null) probe.liveDelays.push({ unit: ev.task.taskId, state: ev.task.state, delayMs: Date.now() - eventAt, sentAt: ev.at, eventAt });
+      if (eventAt != null) probe.liveDelays.push({ unit: t.taskId, state: t.state, delayMs: Date.now() - eventAt, sentAt: ev.at, eventAt });
       refreshAttempts();
       refreshWhy();
     }
-  }, setLive);
-  start();
-  return () => { stop(); clearTimeout(logTimer); if (cy) cy.destroy(); if (gantt) gantt.destroy(); if (memory) memory.destroy(); };
+  }, (live) => {
+    setLive(live);
+    if (!rendering && (live.startsWith('waiting') || live.startsWith('stopped'))) $('#job-header').innerHTML = `<p class="muted">${esc(live)}</p>`;
+  });
+  return () => {
+    stop();
+    clearTimeout(logTimer);
+    if (cy) cy.destroy();
+    if (gantt) gantt.destroy();
+    if (memory) memory.destroy();
+    Object.assign(probe, { jobId: null, cy: null, gantt: null, liveDelays: [] });
+  };
 }

@@ -1,6 +1,6 @@
 // The jobs list: filters, paging, search by id, and rows that change as the jobs do.
 import { follow, getWithHeaders } from './api.js';
-import { $, badge, debounce, esc, setLive, showError } from './dom.js';
+import { $, badge, throttle, esc, setLive, showError } from './dom.js';
 import { FINAL_JOB_STATES, formatDuration, formatTime, jobDuration, jobsQuery, progress } from './model.js';
 
 const PAGE = 50;
@@ -46,7 +46,7 @@ export function jobsPage(view) {
       showError($('#jobs-table'), e);
     }
   };
-  const reload = debounce(load, 400);
+  const reload = throttle(load, 400);
 
   $('#filters').addEventListener('submit', (ev) => {
     ev.preventDefault();

@@ -40,6 +40,8 @@ public final class FlashCli {
                                        each attempt's output from flash.tasks.logs; -f follows it live
               frameworks               each framework shard: nodes, capacity, free, queue, last heartbeat
               why JOB_ID [TASK]        why each waiting task or shard waits, and every framework's room
+              nodes                    Flash's own nodes: framework, capacity, free, running, last heartbeat
+              console                  the web console's address (jobs, DAGs, Gantt, logs, frameworks); opens nothing
             environment: FLASH_BOOTSTRAP_SERVERS (127.0.0.1:9092), FLASH_REGISTRY_URL (http://127.0.0.1:8081),
                          FLASH_API_URL (http://127.0.0.1:8090, the ingest service's status API),
                          FLASH_OIDC_URL (http://127.0.0.1:8180/realms/flash), FLASH_LOGIN_FILE (~/.flash/login.json),
@@ -91,6 +93,12 @@ public final class FlashCli {
             }
             case "frameworks" -> {
                 return InspectCommands.frameworks(env("FLASH_API_URL", "http://127.0.0.1:8090"));
+            }
+            case "nodes" -> {
+                return InspectCommands.nodes(env("FLASH_API_URL", "http://127.0.0.1:8090"));
+            }
+            case "console" -> {
+                return InspectCommands.console(env("FLASH_API_URL", "http://127.0.0.1:8090"));
             }
             case "login" -> {
                 return Login.fromEnvironment().run(args);

@@ -62,6 +62,38 @@ final class InspectCommands {
         return 0;
     }
 
+    /** {@code flash nodes}: every node of Flash's own, with its capacity, what is free and what it runs. */
+    static int nodes(String api) throws Exception {
+        JsonNode nodes = get(api, "/nodes");
+        if (nodes == null) return 1;
+        System.out.printf("%-10s %-28s %-22s %-22s %7s %8s %s%n", "FRAMEWORK", "NODE", "TOTAL cpu/mem", "FREE cpu/mem", "RUNNING",
+                "HEARD", "HEALTH");
+        for (JsonNode n : nodes) {
+            System.out.printf("%-10s %-28s %-22s %-22s %7d %7.1fs %s%n", n.get("frameworkId").asText(), clip(n.get("nodeId").asText(), 28),
+                    resources(n.get("total")), resources(n.get("free")), n.get("running").asInt(), n.get("heartbeatAgeMs").asLong() / 1000.0,
+                    n.path("unhealthy").isTextual() ? n.get("unhealthy").asText() : "ok");
+        }
+        if (nodes.isEmpty()) System.out.println("no node has reported yet (is an executor running? a batch cluster's nodes are the cluster's own)");
+        return 0;
+    }
+
+    /** {@code flash console}: where the web console is, and whether it answers; it opens no browser. */
+    static int console(String api) throws Exception {
+        String url = api.endsWith("/") ? api : api + "/";
+        try {
+            java.net.http.HttpResponse<Void> r = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create(url + "console/config")).timeout(Duration.ofSeconds(5)).build(),
+                    java.net.http.HttpResponse.BodyHandlers.discarding());
+            System.out.println(url);
+            if (r.statusCode() != 200) System.err.println("the ingest service answered " + r.statusCode() + " at " + url);
+            return r.statusCode() == 200 ? 0 : 1;
+        } catch (java.io.IOException e) {
+            System.out.println(url);
+            System.err.println("nothing answers there yet: start Flash with 'bin/flash up' (or set FLASH_API_URL)");
+            return 1;
+        }
+    }
+
     /** {@code flash logs [-f] JOB_ID [TASK[/SHARD]] [--attempt N]}: each attempt's output; -f follows until the job ends. */
     static int logs(String api, String[] args) throws Exception {
         boolean follow = false;

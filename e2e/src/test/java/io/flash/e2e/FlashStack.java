@@ -366,6 +366,7 @@ public final class FlashStack implements AutoCloseable {
         env.put("FLASH_S3_ENDPOINT", "http://127.0.0.1:" + S3_PORT);
         env.put("FLASH_KEYCLOAK_PORT", Integer.toString(KEYCLOAK_PORT));
         env.put("FLASH_OIDC_URL", oidcUrl()); // whatever this JVM inherited
+        env.put("FLASH_API_URL", apiUrl()); // where Keycloak may send the console's browser back to
         if (secure) env.put("FLASH_SECURITY", "on");
         env.put("FLASH_S3_ACCESS_KEY", io.flash.common.testing.S3Server.ACCESS_KEY);
         env.put("FLASH_S3_SECRET_KEY", io.flash.common.testing.S3Server.SECRET_KEY);

@@ -145,6 +145,43 @@ class SecureModeTest {
         assertEquals("CANCELLED", awaitJob(id, alice).get("job").get("state").asText());
     }
 
+    /** The web console signs alice in through Keycloak's own page and shows her only her own jobs. */
+    @Test
+    void theConsoleSignsAliceInAndShowsHerOnlyHerOwnJobs() throws Exception {
+        String job = "tasks:\n  - {name: wait, image: \"flash/shell:1\", command: \"sleep 60\"}\n";
+        String alices = json.readTree(call("POST", "/jobs", token("alice"), "name: alices-console-job\n" + job).body()).get("jobId").asText();
+        String bobs = json.readTree(call("POST", "/jobs", token("bob"), "name: bobs-console-job\n" + job).body()).get("jobId").asText();
+        awaitJob(alices, token("alice"));
+        awaitJob(bobs, token("bob"));
+        try (ConsoleBrowser browser = new ConsoleBrowser()) {
+            browser.open(stack.apiUrl() + "/#/jobs");
+            browser.await(Duration.ofSeconds(60), "Keycloak's sign-in page", d -> browser.present("#username") && browser.present("#kc-login"));
+            assertTrue(browser.driver.getCurrentUrl().startsWith(stack.oidcUrl()), "signed in at the provider: " + browser.driver.getCurrentUrl());
+            browser.driver.findElement(org.openqa.selenium.By.id("username")).sendKeys("alice");
+            browser.driver.findElement(org.openqa.selenium.By.id("password")).sendKeys(passwords.get("alice"));
+            browser.driver.findElement(org.openqa.selenium.By.id("kc-login")).click();
+            browser.await(Duration.ofSeconds(60), "alice's job in her list", d -> browser.present("tr[data-job='" + alices + "']"));
+            assertFalse(browser.present("tr[data-job='" + bobs + "']"), "bob's job is not in alice's list");
+            assertTrue(browser.text("#who").startsWith("alice"), browser.text("#who"));
+            assertEquals("", browser.text("#mode"), "no open-mode banner");
+            Object stored = browser.script("for (let i = 0; i < sessionStorage.length; i++) { const k = sessionStorage.key(i);"
+                    + " if (k.startsWith('oidc.user:')) return JSON.parse(sessionStorage.getItem(k)).access_token; } return null;");
+            assertNotNull(stored, "the console holds alice's token for its calls");
+            tokens.add(stored.toString());
+            browser.screenshot("secure-alice-jobs");
+
+            browser.open(stack.apiUrl() + "/#/jobs/" + alices);
+            browser.await(Duration.ofSeconds(30), "her job's page", d -> browser.text("#job-header h1").contains("alices-console-job"));
+            browser.open(stack.apiUrl() + "/#/jobs/" + bobs);
+            browser.await(Duration.ofSeconds(30), "bob's job refused with the reason",
+                    d -> browser.text("#job-header").contains("alice may not follow a job of bob"));
+            browser.screenshot("secure-alice-refused");
+        } finally {
+            call("POST", "/jobs/" + alices + "/cancel", token("admin"), null);
+            call("POST", "/jobs/" + bobs + "/cancel", token("admin"), null);
+        }
+    }
+
     @Test
     void noTokenAForgedTokenOrAnotherOwnersNameIsRefusedWithItsReason() throws Exception {
         HttpResponse<String> anonymous = call("GET", "/jobs", null, null);

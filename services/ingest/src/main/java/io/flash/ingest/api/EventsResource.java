@@ -22,8 +22,11 @@ import java.util.Optional;
 /**
  * Live updates as server-sent events, straight from the status topics this instance follows:
  * {@code GET /events} streams every change of a job the caller may see; {@code GET /events?job=ID}
- * that job's changes and its tasks'. A ping every 15 s keeps idle connections open and lets a
- * client notice a dead one. No RPC: what arrives on the compacted topics is what is sent.
+ * first the job and all its tasks as they are (a snapshot), then its changes and its tasks'. The
+ * snapshot is taken after the stream listens, so nothing falls between it and the first change (a
+ * change may come twice; never an older state after a newer). A ping every 15 s keeps idle
+ * connections open and lets a client notice a dead one. No RPC: what arrives on the compacted
+ * topics is what is sent.
  */
 @Path("/events")
 @ApplicationScoped
@@ -31,10 +34,14 @@ public class EventsResource {
 
     static final Duration PING_EVERY = Duration.ofSeconds(15);
 
-    /** One event: {@code kind} is hello (connected), job, task or ping; {@code at} when it was sent (ms). */
-    public record LiveEvent(String kind, JobsResource.JobView job, String jobId, JobsResource.TaskView task, long at) {
+    /**
+     * One event: {@code kind} is hello (connected), snapshot (the job and every task of it), job, task
+     * or ping; {@code at} when it was sent (ms).
+     */
+    public record LiveEvent(String kind, JobsResource.JobView job, String jobId, JobsResource.TaskView task,
+                            java.util.List<JobsResource.TaskView> tasks, long at) {
         static LiveEvent of(String kind) {
-            return new LiveEvent(kind, null, null, null, System.currentTimeMillis());
+            return new LiveEvent(kind, null, null, null, null, System.currentTimeMillis());
         }
     }
 
@@ -62,19 +69,23 @@ public class EventsResource {
                 @Override
                 public void job(JobStatus status) {
                     if ((job == null || job.equals(status.getJobId())) && Access.mayAct(who, status.getOwner())) {
-                        emitter.emit(new LiveEvent("job", JobsResource.JobView.of(status), status.getJobId(), null, System.currentTimeMillis()));
+                        emitter.emit(new LiveEvent("job", JobsResource.JobView.of(status), status.getJobId(), null, null, System.currentTimeMillis()));
                     }
                 }
 
                 @Override
                 public void task(String jobId, TaskSummary summary) {
                     if (jobId.equals(job)) {
-                        emitter.emit(new LiveEvent("task", null, jobId, JobsResource.TaskView.of(summary), System.currentTimeMillis()));
+                        emitter.emit(new LiveEvent("task", null, jobId, JobsResource.TaskView.of(summary), null, System.currentTimeMillis()));
                     }
                 }
             };
             views.listen(listener);
             emitter.onTermination(() -> views.unlisten(listener));
+            if (job != null) {
+                views.job(job, 0, 1).ifPresent(p -> emitter.emit(new LiveEvent("snapshot", JobsResource.JobView.of(p.job()), job, null,
+                        views.units(job).stream().map(JobsResource.TaskView::of).toList(), System.currentTimeMillis())));
+            }
         }, BackPressureStrategy.BUFFER);
         Multi<LiveEvent> pings = Multi.createFrom().ticks().every(PING_EVERY).map(t -> LiveEvent.of("ping"));
         return Multi.createBy().merging().streams(Multi.createFrom().item(LiveEvent.of("hello")), updates, pings);
