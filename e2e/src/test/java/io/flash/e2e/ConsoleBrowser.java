@@ -84,7 +84,7 @@ final class ConsoleBrowser implements AutoCloseable {
     /** Saves the whole page (its full height) as e2e/target/console/NAME.png. */
     Path screenshot(String name) throws IOException {
         Files.createDirectories(SCREENSHOTS);
-        Number height = (Number) script("return Math.max(document.body.scrollHeight, 900)");
+        Number height = (Number) script("return Math.max(document.documentElement.scrollHeight, 900) + 200");
         driver.manage().window().setSize(new org.openqa.selenium.Dimension(1400, Math.min(6000, height.intValue() + 40)));
         Path file = SCREENSHOTS.resolve(name + ".png");
         Files.write(file, driver.getScreenshotAs(OutputType.BYTES));

@@ -5,6 +5,7 @@ import io.flash.ingest.access.Caller;
 import io.flash.ingest.view.JobViews;
 import io.flash.schema.JobStatus;
 import io.flash.schema.TaskSummary;
+import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.subscription.BackPressureStrategy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -53,15 +54,17 @@ public class EventsResource {
         this.callers = callers;
     }
 
+    /** On a worker thread: who calls is verified lazily (quarkus.http.auth.proactive=false), which may block. */
     @GET
+    @Blocking
     @Produces(MediaType.SERVER_SENT_EVENTS)
     @RestStreamElementType(MediaType.APPLICATION_JSON)
     public Multi<LiveEvent> events(@QueryParam("job") String job) {
         Optional<Caller> caller = callers.current();
-        if (caller.isEmpty()) throw new WebApplicationException(Callers.unauthenticated());
+        if (caller.isEmpty()) throw refused(Callers.unauthenticated());
         if (job != null) {
             Callers.Lookup lookup = callers.job(views, job, 0, 1, "follow");
-            if (lookup.refusal() != null) throw new WebApplicationException(lookup.refusal());
+            if (lookup.refusal() != null) throw refused(lookup.refusal());
         }
         Caller who = caller.get();
         Multi<LiveEvent> updates = Multi.createFrom().emitter(emitter -> {
@@ -89,5 +92,10 @@ public class EventsResource {
         }, BackPressureStrategy.BUFFER);
         Multi<LiveEvent> pings = Multi.createFrom().ticks().every(PING_EVERY).map(t -> LiveEvent.of("ping"));
         return Multi.createBy().merging().streams(Multi.createFrom().item(LiveEvent.of("hello")), updates, pings);
+    }
+
+    /** A refusal in JSON, as every door's: this method's own type (event stream) cannot carry it. */
+    private static WebApplicationException refused(jakarta.ws.rs.core.Response refusal) {
+        return new WebApplicationException(jakarta.ws.rs.core.Response.fromResponse(refusal).type(MediaType.APPLICATION_JSON).build());
     }
 }
