@@ -33,6 +33,8 @@ async function start() {
     return;
   }
   window.addEventListener('hashchange', route);
+  // A page left for another keeps no event stream open: browsers allow six connections per host.
+  window.addEventListener('pagehide', () => { leave(); leave = () => {}; });
   route();
 }
 

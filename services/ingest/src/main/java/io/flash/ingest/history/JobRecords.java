@@ -33,8 +33,9 @@ import java.util.function.Predicate;
 /**
  * Reads one job's records back from the week-long topics, on request: its acceptance (the DAG),
  * its task events (every attempt) and its log chunks. From the job's acceptance on, up to each
- * topic's end at the time of asking, bounded in time. A fresh consumer per request, assigned, no
- * group: nothing is committed.
+ * topic's end at the time of asking, bounded in time. Consumers are assigned, with no group
+ * (nothing is committed), and kept for the next request: setting one up (connections, metadata)
+ * cost more than the read itself.
  */
 @ApplicationScoped
 public class JobRecords {
@@ -44,8 +45,12 @@ public class JobRecords {
     /** Records are read from a little before the job's acceptance: producers' clocks differ. */
     private static final long CLOCK_SLACK_MS = 5_000;
 
+    /** Consumers kept between requests; more are made when requests overlap, and closed beyond this. */
+    private static final int KEEP_IDLE = 4;
+
     private final String bootstrap;
     private final FlashTopics topics;
+    private final java.util.concurrent.BlockingDeque<KafkaConsumer<String, byte[]>> idle = new java.util.concurrent.LinkedBlockingDeque<>();
 
     public JobRecords(@ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap,
                       @ConfigProperty(name = "flash.registry.url") String registryUrl) {
@@ -74,14 +79,11 @@ public class JobRecords {
      *                     its partition (Kafka's default partitioner) is read; null: all of them
      */
     private <V> List<V> read(Topic<String, V> topic, Predicate<String> wanted, String partitionKey, long since) {
-        Properties props = KafkaLogin.fromEnvironment().addTo(new Properties());
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         Deserializer<V> values = topic.valueSerde().deserializer();
         List<V> found = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
+        KafkaConsumer<String, byte[]> consumer = borrow();
+        boolean reusable = false;
+        try {
             List<TopicPartition> parts = new ArrayList<>();
             var infos = consumer.partitionsFor(topic.name(), Duration.ofSeconds(10));
             if (partitionKey != null) {
@@ -107,7 +109,39 @@ public class JobRecords {
                     }
                 }
             }
+            reusable = true;
+        } finally {
+            giveBack(consumer, reusable);
         }
         return found;
+    }
+
+    private KafkaConsumer<String, byte[]> borrow() {
+        KafkaConsumer<String, byte[]> kept = idle.pollFirst();
+        if (kept != null) return kept;
+        Properties props = KafkaLogin.fromEnvironment().addTo(new Properties());
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        // Reading up to a known end: a transaction's commit marker at the end is passed only by a
+        // fetch that finds nothing after it, which would otherwise wait the default 500 ms.
+        props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
+        return new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
+    }
+
+    /** A consumer that failed mid-read is closed, not kept: its state is unknown. */
+    private void giveBack(KafkaConsumer<String, byte[]> consumer, boolean reusable) {
+        if (reusable && idle.size() < KEEP_IDLE) {
+            consumer.unsubscribe();
+            idle.offerFirst(consumer);
+        } else {
+            consumer.close(Duration.ofSeconds(1));
+        }
+    }
+
+    @jakarta.annotation.PreDestroy
+    void close() {
+        for (KafkaConsumer<String, byte[]> c; (c = idle.pollFirst()) != null; ) c.close(Duration.ofSeconds(1));
     }
 }
