@@ -216,11 +216,13 @@ export function jobPage(view, jobId) {
 
   /** The first full render, once the stream's snapshot gave the job and its tasks: the rest is read once here. */
   const firstRender = async () => {
+    performance.mark('flash:snapshot');
     try {
       const [graph, attempts] = await Promise.all([
         get(`/jobs/${encodeURIComponent(jobId)}/graph`),
         get(`/jobs/${encodeURIComponent(jobId)}/attempts`),
       ]);
+      performance.mark('flash:read');
       state.graph = graph;
       state.acceptedAt = attempts.acceptedAt;
       state.attempts = attempts.attempts;

@@ -20,6 +20,7 @@ function route() {
 }
 
 async function start() {
+  performance.mark('flash:script');
   try {
     const session = await startSession();
     $('#mode').innerHTML = session.secure

@@ -115,6 +115,9 @@ public final class ConsoleLoad {
             JavascriptExecutor js = driver;
             double paint = ((Number) js.executeScript("const p = performance.getEntriesByName('first-contentful-paint')[0]; return p ? p.startTime : -1")).doubleValue();
             double rendered = ((Number) js.executeScript("return performance.getEntriesByName('flash:job-rendered')[0].startTime")).doubleValue();
+            Object stages = js.executeScript("return ['flash:script', 'flash:snapshot', 'flash:read', 'flash:job-rendered']"
+                    + ".map((m) => m.substring(6) + ' ' + Math.round(performance.getEntriesByName(m)[0].startTime)).join(', ')");
+            System.err.println("  " + job + ": " + stages + " ms from navigation start");
             return new double[]{paint, rendered};
         } finally {
             driver.close();
