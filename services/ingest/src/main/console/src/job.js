@@ -155,13 +155,14 @@ export function jobPage(view, jobId) {
     loadLog();
   };
 
-  const taskActive = (name) => [...state.units.values()].some((u) => u.taskId.startsWith(`${jobId}.${name}`) && ACTIVE_UNIT_STATES.has(u.state));
+  const unitsOf = (name) => [...state.units.values()].filter((u) => u.taskId === `${jobId}.${name}` || u.taskId.startsWith(`${jobId}.${name}.`));
+  const taskActive = (name) => unitsOf(name).some((u) => ACTIVE_UNIT_STATES.has(u.state));
 
   const drawDetail = () => {
     const name = state.selected;
     const attempts = state.attempts.filter((a) => a.task === name);
     const def = state.graph.tasks.find((t) => t.name === name) || {};
-    const units = [...state.units.values()].filter((u) => u.taskId === `${jobId}.${name}` || u.taskId.startsWith(`${jobId}.${name}.`));
+    const units = unitsOf(name);
     const outputs = units.flatMap((u) => u.outputs || []);
     const detail = $('#task-detail');
     const keepLog = $('#log') ? $('#log').innerHTML : '';
@@ -262,7 +263,10 @@ export function jobPage(view, jobId) {
     }
   }, (live) => {
     setLive(live);
-    if (!rendering && (live.startsWith('waiting') || live.startsWith('stopped'))) $('#job-header').innerHTML = `<p class="muted">${esc(live)}</p>`;
+    if (!rendering && (live.startsWith('waiting') || live.startsWith('stopped'))) {
+      $('#job-header').innerHTML = `<p class="${live.startsWith('stopped') ? 'error' : 'muted'}">${esc(live)}</p>`;
+      view.querySelectorAll('section').forEach((s) => { s.style.display = live.startsWith('stopped') ? 'none' : ''; });
+    }
   });
   return () => {
     stop();
