@@ -74,6 +74,14 @@ public final class DeadLetterOnError implements DeserializationExceptionHandler,
 
     @Override
     public ProcessingHandlerResponse handle(ErrorHandlerContext context, Record<?, ?> record, Exception exception) {
+        if (DecodeFailures.registryUnreachable(exception)) {
+            // A processor that decodes a value itself (a framework's dispatches) meets a silent registry
+            // here, not in the deserializer: the record is as good as ever, so it is read again, not lost.
+            LOG.warning("the schema registry is unreachable while processing " + DeadLetters.source(context.topic(),
+                    context.partition(), context.offset()) + " (" + DeadLetters.rootMessage(exception) + "); the record is read again once it answers");
+            pauseBeforeRetry();
+            return ProcessingHandlerResponse.FAIL;
+        }
         String reason = "processing failed in " + context.processorNodeId() + ": " + DeadLetters.rootMessage(exception);
         LOG.log(Level.SEVERE, "dead-lettered " + DeadLetters.source(context.topic(), context.partition(), context.offset())
                 + " after a processing failure (a bug: please report it with this record)", exception);

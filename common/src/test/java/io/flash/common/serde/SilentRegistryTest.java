@@ -79,6 +79,33 @@ class SilentRegistryTest {
         assertEquals(DeserializationHandlerResponse.FAIL, response, "the stream thread is replaced and reads it again");
     }
 
+    /** A processor decoding a value itself (framework-ecs's dispatches) meets the silent registry in processing: read again, not dead-lettered. */
+    @Test
+    void aRecordProcessedWhileTheRegistryIsSilentIsReadAgainNotDeadLettered() {
+        byte[] value = {0, 0, 0, 0, 7, 2, 'j'};
+        RuntimeException e = assertThrows(RuntimeException.class,
+                () -> serdes.forValue(TaskEvent.class).deserializer().deserialize("flash.fw.ecs.tasks", value));
+        DeadLetterOnError handler = new DeadLetterOnError();
+        handler.configure(Map.of("bootstrap.servers", "127.0.0.1:1", "application.id", "test"));
+        var context = new org.apache.kafka.streams.errors.ErrorHandlerContext() {
+            @Override public String topic() { return "flash.fw.ecs.tasks"; }
+            @Override public int partition() { return 1; }
+            @Override public long offset() { return 0; }
+            @Override public org.apache.kafka.common.header.Headers headers() { return new org.apache.kafka.common.header.internals.RecordHeaders(); }
+            @Override public String processorNodeId() { return "shard"; }
+            @Override public org.apache.kafka.streams.processor.TaskId taskId() { return new org.apache.kafka.streams.processor.TaskId(0, 1); }
+            @Override public long timestamp() { return 1L; }
+            @Override public byte[] sourceRawKey() { return "j.a".getBytes(); }
+            @Override public byte[] sourceRawValue() { return value; }
+        };
+        long deadLettered = DeadLetterOnError.deadLettered();
+        var response = handler.handle(context, new org.apache.kafka.streams.processor.api.Record<>("j.a", value, 1L),
+                new org.apache.kafka.common.errors.SerializationException("value could not be decoded as Avro with schema 7", e));
+        assertEquals(org.apache.kafka.streams.errors.ProcessingExceptionHandler.ProcessingHandlerResponse.FAIL, response,
+                "the stream thread is replaced and processes it again");
+        assertEquals(deadLettered, DeadLetterOnError.deadLettered(), "nothing set aside");
+    }
+
     private static String chain(Throwable e) {
         StringBuilder out = new StringBuilder();
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) out.append(t).append(" <- ");
