@@ -94,13 +94,9 @@ public final class JobViews {
     public Optional<Page> job(String jobId, int page, int size) {
         JobStatus status = jobs.get(jobId);
         if (status == null) return Optional.empty();
-        List<TaskSummary> all = new ArrayList<>(tasks.getOrDefault(jobId, new ConcurrentSkipListMap<>()).values());
+        List<TaskSummary> all = units(jobId);
         int from = Math.min(all.size(), page * size);
         return Optional.of(new Page(status, all.subList(from, Math.min(all.size(), from + size)), page, size, all.size()));
-    }
-
-    public List<JobStatus> find(String owner, JobState state, int limit) {
-        return find(new Filter(owner, state, null, null, null), 0, limit).jobs();
     }
 
     /** The jobs matching the filter, most recently changed first, from {@code offset}. */

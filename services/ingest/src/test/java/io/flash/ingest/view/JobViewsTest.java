@@ -43,8 +43,8 @@ class JobViewsTest {
         views.putJob("b", status("b", "ann", JobState.SUCCEEDED, 3));
         views.putJob("c", status("c", "bob", JobState.SUCCEEDED, 2));
         views.putJob("d", status("d", "ann", JobState.FAILED, 4));
-        assertEquals(List.of("b", "a"), views.find("ann", JobState.SUCCEEDED, 10).stream().map(JobStatus::getJobId).toList());
-        assertEquals(List.of("d", "b", "c", "a"), views.find(null, null, 10).stream().map(JobStatus::getJobId).toList());
+        assertEquals(List.of("b", "a"), views.find(new JobViews.Filter("ann", JobState.SUCCEEDED, null, null, null), 0, 10).jobs().stream().map(JobStatus::getJobId).toList());
+        assertEquals(List.of("d", "b", "c", "a"), views.find(new JobViews.Filter(null, null, null, null, null), 0, 10).jobs().stream().map(JobStatus::getJobId).toList());
     }
 
     @Test
