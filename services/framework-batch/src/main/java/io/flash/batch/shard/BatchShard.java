@@ -234,7 +234,11 @@ public final class BatchShard {
             case CANCELLED -> cancelledByFlash ? report(r, job, AttemptState.CANCELLED, FailureClass.CANCELLED, "cancelled", now)
                     : report(r, job, AttemptState.FAILED, FailureClass.INFRASTRUCTURE,
                     "cancelled in the cluster by someone other than Flash (" + job.state() + ")", now);
-            default -> workspaces.timedOut(r.getJobId(), id)
+            // A cluster that forgot the cancelled job before a poll saw it (Slurm's MinJobAge) leaves only the
+            // script's exit status, 143 from the SIGTERM: the cancel's doing, not the program's failure.
+            default -> cancelledByFlash ? report(r, job, AttemptState.CANCELLED, FailureClass.CANCELLED,
+                    "cancelled (ended " + job.state() + ")", now)
+                    : workspaces.timedOut(r.getJobId(), id)
                     ? report(r, job, AttemptState.FAILED, FailureClass.TIMEOUT, "ran past its timeout of " + r.getTask().getTimeoutSeconds() + " s", now)
                     : workspaces.oomKilled(r.getJobId(), id)
                     ? report(r, job, AttemptState.FAILED, FailureClass.OOM_KILLED, "the kernel killed it for exceeding its memory limit", now)

@@ -199,6 +199,18 @@ class BatchShardTest {
     }
 
     @Test
+    void aCancelledJobTheClusterForgotBeforeAPollSawItEndsCancelledNotAsTheUsersFailure() {
+        TaskReady a = dispatch("a");
+        shard.onDispatch(TaskDispatch.newBuilder().setFrameworkId("slurm").setShard(0)
+                .setReady(TaskReady.newBuilder(a).setCancel(true).build()).setDispatchedAt(now).build(), now);
+        cluster.jobs.clear(); // cancelled and purged between two polls (MinJobAge of 2 s)
+        exits.put("j.a.1", 143); // the script's exit status after the cancel's SIGTERM
+        tick();
+        assertEquals(TaskEventType.CANCELLED, last().getType(), last().toString());
+        assertEquals(FailureClass.CANCELLED, last().getFailureClass());
+    }
+
+    @Test
     void aRunningJobsOutputGoesToTheLogTopicInWholeLinesInOrderAndEndsWithALastChunk() {
         dispatch("chatty");
         cluster.set("j.chatty.1", Cluster.Phase.RUNNING, null);
