@@ -23,6 +23,8 @@ export function jobPage(view, jobId) {
   let gantt = null;
   let memory = null;
   let logTimer = null;
+  let stopped = false;
+  let whyTimer = null; // what waits is read again while it waits: positions and heartbeats move without a task event
   let rendered = false;
 
   view.innerHTML = `
@@ -129,6 +131,8 @@ export function jobPage(view, jobId) {
       $('#why').innerHTML = `<ul class="why">${shown.map((w) => `<li data-unit="${esc(w.unitId)}"><b>${esc(w.name)}</b> ${badge(w.state)}
         <span class="reason">${esc(w.why)}</span>${w.frameworks.length ? `<ul>${w.frameworks.map((f) => `<li class="muted">${esc(f)}</li>`).join('')}</ul>` : ''}</li>`).join('')}</ul>
         ${why.waiting.length > shown.length ? `<p class="muted">and ${why.waiting.length - shown.length} more waiting</p>` : ''}`;
+      clearTimeout(whyTimer);
+      if (why.waiting.length && !stopped) whyTimer = setTimeout(drawWhy, 5000);
     } catch (e) {
       showError($('#why'), e);
     }
@@ -269,8 +273,10 @@ export function jobPage(view, jobId) {
     }
   });
   return () => {
+    stopped = true;
     stop();
     clearTimeout(logTimer);
+    clearTimeout(whyTimer);
     if (cy) cy.destroy();
     if (gantt) gantt.destroy();
     if (memory) memory.destroy();

@@ -116,7 +116,8 @@ class ConsoleTest extends StackTest {
             browser.await(Duration.ofSeconds(90), "one hog to run and the other to wait for room, saying what the node lacks",
                     d -> dagStates(id) != null && dagStates(id).containsValue("RUNNING")
                             && (Long) browser.script("return document.querySelectorAll('#why li[data-unit]').length") == 1
-                            && browser.text("#why li[data-unit]").contains("lack free cpu"));
+                            && browser.text("#why li[data-unit]").contains("lack free cpu")
+                            && browser.text("#why li[data-unit]").contains("position 1 of 1 waiting there"));
             assertTrue(browser.text("#why li[data-unit]").contains("queued in ecs"), browser.text("#why"));
             browser.screenshot("why-waiting");
 

@@ -93,19 +93,22 @@ class InspectionTest extends StackTest {
                         HttpResponse.BodyHandlers.ofString());
                 if (r.statusCode() == 200) {
                     JsonNode w = json.readTree(r.body()).get("waiting");
-                    if (w.size() == 1 && w.get(0).get("why").asText().startsWith("queued in ecs")) {
+                    if (w.size() == 1 && w.get(0).get("why").asText().startsWith("queued in ecs") && !w.get(0).get("position").isNull()) {
                         waiting = w.get(0);
                         break;
                     }
                 }
                 Thread.sleep(300);
             }
-            assertNotNull(waiting, "one hog runs, the other waits in an ecs shard");
+            assertNotNull(waiting, "one hog runs, the other waits in an ecs shard, first in its queue");
+            assertEquals(1, waiting.get("position").asInt(), waiting.toString());
+            assertTrue(waiting.get("why").asText().contains(", position 1 of 1 waiting there"), waiting.toString());
             assertTrue(waiting.get("name").asText().startsWith("hog"), waiting.toString());
             assertFalse(waiting.get("frameworks").isEmpty(), "each framework's room is shown: " + waiting);
             FlashStack.CommandResult why = stack.flash(null, Map.of(), "why", id);
             assertEquals(0, why.exit(), why.output());
             assertTrue(why.output().startsWith(waiting.get("name").asText() + " (DISPATCHED): queued in ecs"), why.output());
+            assertTrue(why.output().contains("position 1 of 1 waiting there"), why.output());
         } finally {
             client.cancel(id, "test over");
         }

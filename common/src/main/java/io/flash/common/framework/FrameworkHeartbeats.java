@@ -16,6 +16,14 @@ public final class FrameworkHeartbeats {
     public record Offer(Capacity total, Capacity free, DiskType diskType, boolean network, Map<String, String> labels) {
     }
 
+    /**
+     * How many attempt ids at the front of its queue a shard that orders its queue lists in its
+     * heartbeat (for "why pending": a position; behind these, "at least this many ahead"). A
+     * heartbeat goes out every tick and the dispatcher reads them all: the whole queue (up to the
+     * accept limit, 1,000 by default) would make each ~55 KB.
+     */
+    public static final int QUEUE_HEAD = 100;
+
     private FrameworkHeartbeats() {
     }
 

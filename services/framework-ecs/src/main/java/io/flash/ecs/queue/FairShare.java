@@ -74,6 +74,23 @@ public final class FairShare {
         };
     }
 
+    /**
+     * The first {@code limit} attempt ids in the order they would be placed if room appeared for
+     * each in turn: {@link #order} with every pick counted as placed (so users alternate as they
+     * would). What a waiting user is told as "position k"; an attempt too big for the room that
+     * appears is passed over by smaller ones behind it, so a position is an order, not a promise.
+     * Counts the picks into this instance: use a fresh one.
+     */
+    public List<String> placementOrder(Collection<TaskDispatch> waiting, int limit) {
+        List<String> ids = new ArrayList<>(Math.min(limit, waiting.size()));
+        for (Iterator<TaskDispatch> it = order(waiting); it.hasNext() && ids.size() < limit; ) {
+            TaskDispatch next = it.next();
+            ids.add(next.getReady().getAttemptId());
+            placed(next.getReady().getOwner(), next.getReady().getTask().getResources());
+        }
+        return ids;
+    }
+
     /** The single next attempt to try (see {@link #order}). */
     public Optional<TaskDispatch> next(Collection<TaskDispatch> waiting) {
         Iterator<TaskDispatch> it = order(waiting);

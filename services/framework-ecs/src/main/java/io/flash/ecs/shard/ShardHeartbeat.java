@@ -6,14 +6,14 @@ import io.flash.schema.*;
 
 import java.util.*;
 
-/** What a shard tells the dispatcher about itself: its live nodes as the kit's offers, and its queue. */
+/** What a shard tells the dispatcher about itself: its live nodes as the kit's offers, and its queue (its head in placement order, for "why pending"). */
 final class ShardHeartbeat {
 
     private ShardHeartbeat() {
     }
 
     static FrameworkHeartbeat of(String frameworkId, int shard, int acceptLimit, Collection<NodeRecord> nodes,
-                                 Collection<TaskDispatch> queue, long now) {
+                                 Collection<TaskDispatch> queue, List<String> queueHead, long now) {
         List<FrameworkHeartbeats.Offer> offers = new ArrayList<>();
         for (NodeRecord node : nodes) {
             if (node.getLost()) continue;
@@ -21,6 +21,8 @@ final class ShardHeartbeat {
             Capacity free = hb.getUnhealthy() != null ? Resources.zero() : Resources.minus(hb.getTotal(), node.getAllocated());
             offers.add(new FrameworkHeartbeats.Offer(hb.getTotal(), free, hb.getDiskType(), hb.getNetwork(), hb.getLabels()));
         }
-        return FrameworkHeartbeats.of(frameworkId, shard, acceptLimit, offers, queue, now);
+        FrameworkHeartbeat heartbeat = FrameworkHeartbeats.of(frameworkId, shard, acceptLimit, offers, queue, now);
+        heartbeat.setQueueHead(queueHead);
+        return heartbeat;
     }
 }

@@ -2,6 +2,7 @@ package io.flash.ecs.shard;
 
 import io.flash.common.framework.CatchUp;
 import io.flash.common.framework.FrameworkEvents;
+import io.flash.common.framework.FrameworkHeartbeats;
 import io.flash.common.framework.HoldNotices;
 import io.flash.common.resources.Resources;
 import io.flash.ecs.placement.BinPacker;
@@ -105,8 +106,10 @@ public final class ShardScheduler {
         noticeAbsence(now);
         liveness.declareSilentNodesLost(now, metrics.nodesLost::increment).forEach(outbox::event);
         schedule(now);
-        outbox.heartbeat(ShardHeartbeat.of(settings.frameworkId(), shard, settings.acceptLimit(), state.nodes(),
-                state.queue(), now));
+        Collection<TaskDispatch> queue = state.queue();
+        List<String> queueHead = queue.isEmpty() ? List.of()
+                : new FairShare(shardTotal, state.holdings().byOwner()).placementOrder(queue, FrameworkHeartbeats.QUEUE_HEAD);
+        outbox.heartbeat(ShardHeartbeat.of(settings.frameworkId(), shard, settings.acceptLimit(), state.nodes(), queue, queueHead, now));
     }
 
     /** A record read before the first tick back from an absence ends it first. */

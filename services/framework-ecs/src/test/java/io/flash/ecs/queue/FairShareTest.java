@@ -44,6 +44,15 @@ class FairShareTest {
     }
 
     @Test
+    void thePlacementOrderPutsPriorityFirstThenAlternatesUsersAsEachPickWouldHoldRoom() {
+        TaskDispatch a1 = waiting("alice", 1, 0, 1), a2 = waiting("alice", 2, 0, 2), a3 = waiting("alice", 3, 0, 3);
+        TaskDispatch b1 = waiting("bob", 1, 0, 4), b2 = waiting("bob", 2, 0, 5), urgent = waiting("carol", 1, 5, 9);
+        List<String> order = new FairShare(SHARD, Map.of()).placementOrder(List.of(a1, a2, a3, b1, b2, urgent), 10);
+        assertEquals(List.of(urgent, a1, b1, a2, b2, a3).stream().map(d -> d.getReady().getAttemptId()).toList(), order);
+        assertEquals(2, new FairShare(SHARD, Map.of()).placementOrder(List.of(a1, a2, a3, b1, b2, urgent), 2).size(), "at most the limit");
+    }
+
+    @Test
     void twoUsersAlternateAsPlacementsAccumulate() {
         FairShare share = new FairShare(SHARD, Map.of());
         List<TaskDispatch> queue = new ArrayList<>();

@@ -58,6 +58,18 @@ class ShardSchedulerTest {
     }
 
     @Test
+    void theHeartbeatListsWhatWaitsInTheOrderItWouldBePlacedAndNothingPlaced() {
+        shard.heartbeat(node("n1", 0.5, 1024 * MIB, shard.now));
+        TaskReady running = dispatch("j", "a");
+        TaskReady normal = dispatch("j", "b", 0, 0.5), urgent = dispatch("k", "c", 5, 0.5);
+        shard.runFor(1);
+        FrameworkHeartbeat hb = shard.heartbeats.get(shard.heartbeats.size() - 1);
+        assertEquals(2, hb.getQueued());
+        assertEquals(List.of(urgent.getAttemptId(), normal.getAttemptId()), hb.getQueueHead(), "higher priority first; "
+                + running.getAttemptId() + " runs, so it is not listed");
+    }
+
+    @Test
     void equalAttemptsThatFitNowhereWaitWithOneReasonWhileSmallerOnesStillPlace() {
         shard.heartbeat(node("n1", 1.25, 1024 * MIB, shard.now));
         TaskReady first = dispatch("j", "a"); // 0.5 cpu each

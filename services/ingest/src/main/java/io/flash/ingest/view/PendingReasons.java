@@ -18,8 +18,11 @@ import java.util.Set;
  */
 public final class PendingReasons {
 
-    /** One waiting task or shard: its state, why, and each framework's room. */
-    public record Waiting(String unitId, String name, String state, String why, List<String> frameworks) {
+    /**
+     * One waiting task or shard: its state, why, and each framework's room; {@code position} is its
+     * place (1 = next) in the order its shard would place what waits there, when the shard says.
+     */
+    public record Waiting(String unitId, String name, String state, String why, List<String> frameworks, Integer position) {
     }
 
     private static final Set<TaskState> WAITING = Set.of(TaskState.PENDING, TaskState.READY, TaskState.DISPATCHED, TaskState.PLACED);
@@ -31,24 +34,45 @@ public final class PendingReasons {
         List<Waiting> waiting = new ArrayList<>();
         for (TaskSummary u : units) {
             if (!WAITING.contains(u.getState())) continue;
-            waiting.add(new Waiting(u.getTaskId(), u.getName(), u.getState().name(), why(u, heartbeats), room(u, heartbeats, now)));
+            Integer position = u.getState() == TaskState.DISPATCHED ? position(u, heartbeats) : null;
+            waiting.add(new Waiting(u.getTaskId(), u.getName(), u.getState().name(), why(u, heartbeats, position),
+                    room(u, heartbeats, now), position));
         }
         return waiting;
     }
 
-    private static String why(TaskSummary u, List<FrameworkHeartbeat> heartbeats) {
+    private static String why(TaskSummary u, List<FrameworkHeartbeat> heartbeats, Integer position) {
         String said = u.getReason() == null || u.getReason().isBlank() ? null : u.getReason();
         return switch (u.getState()) {
             case PENDING -> said != null ? said : "waits for the tasks it depends on to succeed";
             case READY -> said != null ? said : "ready: the dispatcher has not chosen a framework for it yet";
             case DISPATCHED -> {
                 String where = "queued in " + u.getFrameworkId() + (u.getShard() == null ? "" : " shard " + u.getShard());
-                int queued = heartbeats.stream().filter(h -> h.getFrameworkId().equals(u.getFrameworkId())
-                        && (u.getShard() == null || h.getShard() == u.getShard())).mapToInt(FrameworkHeartbeat::getQueued).sum();
-                yield where + (queued > 0 ? " (" + queued + " waiting there)" : "") + (said != null ? ": " + said : ": no node has room for it yet");
+                List<FrameworkHeartbeat> shards = shardsOf(u, heartbeats);
+                int queued = shards.stream().mapToInt(FrameworkHeartbeat::getQueued).sum();
+                int listed = shards.size() == 1 ? shards.get(0).getQueueHead().size() : 0;
+                String place = position != null ? ", position " + position + " of " + queued + " waiting there"
+                        : listed > 0 && queued > listed ? ", behind at least " + listed + " of the " + queued + " waiting there"
+                        : queued > 0 ? " (" + queued + " waiting there)" : "";
+                yield where + place + (said != null ? ": " + said : ": no node has room for it yet");
             }
             default -> "placed on " + (u.getNodeId() == null ? "a node" : u.getNodeId()) + " of " + u.getFrameworkId() + ", starting";
         };
+    }
+
+    /** Its place in its shard's placement order (1 = next), when that shard's heartbeat lists it. */
+    private static Integer position(TaskSummary u, List<FrameworkHeartbeat> heartbeats) {
+        if (u.getAttemptId() == null) return null;
+        for (FrameworkHeartbeat h : shardsOf(u, heartbeats)) {
+            int index = h.getQueueHead().indexOf(u.getAttemptId());
+            if (index >= 0) return index + 1;
+        }
+        return null;
+    }
+
+    private static List<FrameworkHeartbeat> shardsOf(TaskSummary u, List<FrameworkHeartbeat> heartbeats) {
+        return heartbeats.stream().filter(h -> h.getFrameworkId().equals(u.getFrameworkId())
+                && (u.getShard() == null || h.getShard() == u.getShard())).toList();
     }
 
     /** Per framework, what its roomiest node has free (and what the attempt asks for, when Flash changed it). */

@@ -47,5 +47,25 @@ class PendingReasonsTest {
         PendingReasons.Waiting w = PendingReasons.of(List.of(queued), List.of(ecs(4L << 30, 7, 10_000)), 10_000).get(0);
         assertEquals("queued in ecs shard 0 (7 waiting there): no node has room for it yet", w.why());
         assertTrue(w.frameworks().get(0).endsWith("too little memory: it asks 6.0Gi"), w.frameworks().toString());
+        assertNull(w.position(), "a shard that lists no order gives no position");
+    }
+
+    @Test
+    void aQueuedTaskTheShardListsHasItsPositionAndOneBehindTheListedHeadIsToldHowManyAreAhead() {
+        TaskSummary queued = unit("align", TaskState.DISPATCHED, "ecs shard 0: 1 node: 1 lack free cpu");
+        queued.setFrameworkId("ecs");
+        queued.setShard(0);
+        queued.setAttemptId("job-1.align.1");
+        FrameworkHeartbeat hb = ecs(4L << 30, 3, 10_000);
+        hb.setQueueHead(List.of("job-2.x.1", "job-1.align.1", "job-3.y.1"));
+        PendingReasons.Waiting w = PendingReasons.of(List.of(queued), List.of(hb), 10_000).get(0);
+        assertEquals(2, w.position());
+        assertEquals("queued in ecs shard 0, position 2 of 3 waiting there: ecs shard 0: 1 node: 1 lack free cpu", w.why());
+
+        hb.setQueued(250);
+        hb.setQueueHead(List.of("job-2.x.1", "job-3.y.1"));
+        w = PendingReasons.of(List.of(queued), List.of(hb), 10_000).get(0);
+        assertNull(w.position());
+        assertTrue(w.why().startsWith("queued in ecs shard 0, behind at least 2 of the 250 waiting there:"), w.why());
     }
 }
