@@ -56,12 +56,7 @@ public final class DeadLetterOnError implements DeserializationExceptionHandler,
 
     @Override
     public DeserializationHandlerResponse handle(ErrorHandlerContext context, ConsumerRecord<byte[], byte[]> record, Exception exception) {
-        if (DecodeFailures.registryUnreachable(exception)) {
-            // Not the record's fault: set aside, a good record would be lost. The stream thread fails and
-            // is replaced (ReplaceFailedThread), and reads the record again from the last commit.
-            LOG.warning("the schema registry is unreachable while reading " + DeadLetters.source(record.topic(), record.partition(),
-                    record.offset()) + " (" + DeadLetters.rootMessage(exception) + "); the record is read again once it answers");
-            pauseBeforeRetry();
+        if (readAgainOnceTheRegistryAnswers("reading", record.topic(), record.partition(), record.offset(), exception)) {
             return DeserializationHandlerResponse.FAIL;
         }
         // Flash's own deserializers explain themselves in a SerializationException; others by their root cause.
@@ -74,12 +69,8 @@ public final class DeadLetterOnError implements DeserializationExceptionHandler,
 
     @Override
     public ProcessingHandlerResponse handle(ErrorHandlerContext context, Record<?, ?> record, Exception exception) {
-        if (DecodeFailures.registryUnreachable(exception)) {
-            // A processor that decodes a value itself (a framework's dispatches) meets a silent registry
-            // here, not in the deserializer: the record is as good as ever, so it is read again, not lost.
-            LOG.warning("the schema registry is unreachable while processing " + DeadLetters.source(context.topic(),
-                    context.partition(), context.offset()) + " (" + DeadLetters.rootMessage(exception) + "); the record is read again once it answers");
-            pauseBeforeRetry();
+        // A processor that decodes a value itself (a framework's dispatches) meets a silent registry here.
+        if (readAgainOnceTheRegistryAnswers("processing", context.topic(), context.partition(), context.offset(), exception)) {
             return ProcessingHandlerResponse.FAIL;
         }
         String reason = "processing failed in " + context.processorNodeId() + ": " + DeadLetters.rootMessage(exception);
@@ -89,13 +80,23 @@ public final class DeadLetterOnError implements DeserializationExceptionHandler,
         return ProcessingHandlerResponse.CONTINUE;
     }
 
-    /** A replaced thread would ask a registry that is down again at once: give it a moment. */
-    private static void pauseBeforeRetry() {
+    /**
+     * A silent registry is not the record's fault: set aside, a good record would be lost. The caller
+     * fails the stream thread, which is replaced (ReplaceFailedThread) and reads the record again from
+     * the last commit — after a pause, as a replaced thread would ask a registry that is down at once.
+     *
+     * @return whether the registry was the cause
+     */
+    private static boolean readAgainOnceTheRegistryAnswers(String doing, String topic, int partition, long offset, Exception exception) {
+        if (!DecodeFailures.registryUnreachable(exception)) return false;
+        LOG.warning("the schema registry is unreachable while " + doing + " " + DeadLetters.source(topic, partition, offset)
+                + " (" + DeadLetters.rootMessage(exception) + "); the record is read again once it answers");
         try {
             Thread.sleep(2_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        return true;
     }
 
     private void send(String topic, int partition, long offset, byte[] key, byte[] value, String reason) {

@@ -7,6 +7,7 @@ import io.flash.common.topics.Topic;
 import io.flash.schema.JobAccepted;
 import io.flash.schema.LogChunk;
 import io.flash.schema.TaskEvent;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -28,6 +29,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.BlockingDeque;
+import java.util.concurrent.LinkedBlockingDeque;
 import java.util.function.Predicate;
 
 /**
@@ -50,7 +53,7 @@ public class JobRecords {
 
     private final String bootstrap;
     private final FlashTopics topics;
-    private final java.util.concurrent.BlockingDeque<KafkaConsumer<String, byte[]>> idle = new java.util.concurrent.LinkedBlockingDeque<>();
+    private final BlockingDeque<KafkaConsumer<String, byte[]>> idle = new LinkedBlockingDeque<>();
 
     public JobRecords(@ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap,
                       @ConfigProperty(name = "flash.registry.url") String registryUrl) {
@@ -140,7 +143,7 @@ public class JobRecords {
         }
     }
 
-    @jakarta.annotation.PreDestroy
+    @PreDestroy
     void close() {
         for (KafkaConsumer<String, byte[]> c; (c = idle.pollFirst()) != null; ) c.close(Duration.ofSeconds(1));
     }

@@ -34,21 +34,22 @@ public final class PendingReasons {
         List<Waiting> waiting = new ArrayList<>();
         for (TaskSummary u : units) {
             if (!WAITING.contains(u.getState())) continue;
-            Integer position = u.getState() == TaskState.DISPATCHED ? position(u, heartbeats) : null;
-            waiting.add(new Waiting(u.getTaskId(), u.getName(), u.getState().name(), why(u, heartbeats, position),
+            List<FrameworkHeartbeat> shards = u.getState() == TaskState.DISPATCHED ? shardsOf(u, heartbeats) : List.of();
+            Integer position = position(u, shards);
+            waiting.add(new Waiting(u.getTaskId(), u.getName(), u.getState().name(), why(u, shards, position),
                     room(u, heartbeats, now), position));
         }
         return waiting;
     }
 
-    private static String why(TaskSummary u, List<FrameworkHeartbeat> heartbeats, Integer position) {
+    /** @param shards the heartbeats of the shard a queued unit waits in (empty unless DISPATCHED) */
+    private static String why(TaskSummary u, List<FrameworkHeartbeat> shards, Integer position) {
         String said = u.getReason() == null || u.getReason().isBlank() ? null : u.getReason();
         return switch (u.getState()) {
             case PENDING -> said != null ? said : "waits for the tasks it depends on to succeed";
             case READY -> said != null ? said : "ready: the dispatcher has not chosen a framework for it yet";
             case DISPATCHED -> {
                 String where = "queued in " + u.getFrameworkId() + (u.getShard() == null ? "" : " shard " + u.getShard());
-                List<FrameworkHeartbeat> shards = shardsOf(u, heartbeats);
                 int queued = shards.stream().mapToInt(FrameworkHeartbeat::getQueued).sum();
                 int listed = shards.size() == 1 ? shards.get(0).getQueueHead().size() : 0;
                 String place = position != null ? ", position " + position + " of " + queued + " waiting there"
@@ -61,9 +62,9 @@ public final class PendingReasons {
     }
 
     /** Its place in its shard's placement order (1 = next), when that shard's heartbeat lists it. */
-    private static Integer position(TaskSummary u, List<FrameworkHeartbeat> heartbeats) {
+    private static Integer position(TaskSummary u, List<FrameworkHeartbeat> shards) {
         if (u.getAttemptId() == null) return null;
-        for (FrameworkHeartbeat h : shardsOf(u, heartbeats)) {
+        for (FrameworkHeartbeat h : shards) {
             int index = h.getQueueHead().indexOf(u.getAttemptId());
             if (index >= 0) return index + 1;
         }
