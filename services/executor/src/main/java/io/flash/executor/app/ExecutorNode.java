@@ -61,6 +61,7 @@ public class ExecutorNode implements HealthCheck {
     @ConfigProperty(name = "flash.node.pids-per-cpu") int pidsPerCpu;
     @ConfigProperty(name = "flash.node.shared-root") String sharedRoot;
     @ConfigProperty(name = "flash.node.kill-grace") Duration killGrace;
+    @ConfigProperty(name = "flash.node.fetch-allow") Optional<String> fetchAllow;
     @ConfigProperty(name = "flash.store.s3.endpoint") Optional<String> s3Endpoint;
     @ConfigProperty(name = "flash.store.s3.region") String s3Region;
     @ConfigProperty(name = "flash.store.s3.access-key") Optional<String> s3AccessKey;
@@ -120,7 +121,8 @@ public class ExecutorNode implements HealthCheck {
                 labelMap, heartbeatInterval, pullTimeout, logTailLines, Path.of(cgroupRoot), usageInterval, Path.of(workRoot),
                 logChunkBytes, Quantities.bytes(logBytesPerSecond),
                 new ObjectStore.Settings(s3Endpoint.orElse(""), s3Region, s3AccessKey.orElse(""), s3SecretKey.orElse(""), s3PathStyle),
-                Quantities.bytes(cacheMax), new NodeSettings.Sandbox(pidsPerCpu, killGrace), Path.of(sharedRoot));
+                Quantities.bytes(cacheMax), new NodeSettings.Sandbox(pidsPerCpu, killGrace), Path.of(sharedRoot),
+                fetchAllow.orElse(""));
     }
 
     @Override

@@ -30,7 +30,7 @@ public final class DockerRuntime implements ContainerRuntime, AutoCloseable {
     public static final String WORKSPACE = "/workspace";
     public static final String WORK = "/work";
     /** nobody:nogroup — containers never run as root. */
-    public static final String USER = "65534:65534";
+    public static final String USER = TASK_USER;
 
     /** Processes and threads of one task: 128 per requested core, at least 256 (see docs/architecture.md). */
     public static long pidsLimit(double cpu, int pidsPerCpu) {
@@ -298,27 +298,23 @@ public final class DockerRuntime implements ContainerRuntime, AutoCloseable {
         };
     }
 
-    /** The whole of one of the container's streams, written to {@code file} (a TES executor's stdout or stderr). */
+    /** The whole of one of the container's streams, written to {@code out} (a TES executor's stdout or stderr). */
     @Override
-    public void writeStream(String containerId, boolean stdout, java.nio.file.Path file) throws java.io.IOException, InterruptedException {
-        java.nio.file.Files.createDirectories(file.getParent());
-        try (java.io.OutputStream out = java.nio.file.Files.newOutputStream(file)) {
-            java.util.concurrent.atomic.AtomicReference<java.io.IOException> failed = new java.util.concurrent.atomic.AtomicReference<>();
-            boolean done = docker.logContainerCmd(containerId).withStdOut(stdout).withStdErr(!stdout)
-                    .exec(new ResultCallback.Adapter<Frame>() {
-                        @Override
-                        public void onNext(Frame frame) {
-                            try {
-                                out.write(frame.getPayload());
-                            } catch (java.io.IOException e) {
-                                failed.compareAndSet(null, e);
-                            }
+    public void writeStream(String containerId, boolean stdout, java.io.OutputStream out) throws java.io.IOException, InterruptedException {
+        java.util.concurrent.atomic.AtomicReference<java.io.IOException> failed = new java.util.concurrent.atomic.AtomicReference<>();
+        boolean done = docker.logContainerCmd(containerId).withStdOut(stdout).withStdErr(!stdout)
+                .exec(new ResultCallback.Adapter<Frame>() {
+                    @Override
+                    public void onNext(Frame frame) {
+                        try {
+                            out.write(frame.getPayload());
+                        } catch (java.io.IOException e) {
+                            failed.compareAndSet(null, e);
                         }
-                    }).awaitCompletion(10, TimeUnit.MINUTES);
-            if (failed.get() != null) throw failed.get();
-            if (!done) throw new java.io.IOException("the engine did not hand over the container's output within 10 minutes");
-        }
-        file.toFile().setReadable(true, false);
+                    }
+                }).awaitCompletion(10, TimeUnit.MINUTES);
+        if (failed.get() != null) throw failed.get();
+        if (!done) throw new java.io.IOException("the engine did not hand over the container's output within 10 minutes");
     }
 
     /** The last {@code lines} lines of stdout and stderr, interleaved as written. */

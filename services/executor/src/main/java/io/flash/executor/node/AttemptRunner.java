@@ -7,6 +7,7 @@ import org.jboss.logging.Logger;
 
 import io.flash.executor.store.ObjectStore;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -63,7 +64,7 @@ final class AttemptRunner {
         this.reporter = reporter;
         this.killReasons = killReasons;
         this.usage = usage;
-        this.workDirs = new WorkDirs.Layout(settings.workRoot());
+        this.workDirs = new WorkDirs.Layout(settings.workRoot(), staging.scratch());
         this.staging = staging;
     }
 
@@ -83,9 +84,10 @@ final class AttemptRunner {
             }
             List<String> command = task.getCommand();
             if (task.getStream() != null) {
-                StreamFeeder feeder = new StreamFeeder(staging.store(), task.getStream(), dirs.work());
+                Beneath attemptDir = new Beneath(dirs.work(), staging.scratch());
+                StreamFeeder feeder = new StreamFeeder(staging.store(), task.getStream(), attemptDir);
                 feeder.prepare();
-                Files.writeString(dirs.work().resolve(STREAM_SCRIPT), StreamFeeder.script(task.getCommand()));
+                attemptDir.write(STREAM_SCRIPT, StreamFeeder.script(task.getCommand()).getBytes(StandardCharsets.UTF_8));
                 feeders.put(assignment.getAttemptId(), feeder);
                 command = List.of("/bin/sh", "/work/" + STREAM_SCRIPT);
             }
@@ -138,7 +140,7 @@ final class AttemptRunner {
             int delivered = feeder.feed(running::get);
             LOG.infof("attempt %s: streamed %d objects, at most %d on the node at once", attemptId, delivered, feeder.peakFiles());
         } catch (Exception e) {
-            streamFailures.put(attemptId, new Staging.Failure(e instanceof ObjectStore.NotFound ? FailureClass.USER
+            streamFailures.put(attemptId, new Staging.Failure(e instanceof ObjectStore.NotFound || e instanceof Beneath.Refused ? FailureClass.USER
                     : FailureClass.INFRASTRUCTURE, "streaming its inputs failed: " + message(e)));
             docker.kill(containerId);
         }
@@ -164,11 +166,11 @@ final class AttemptRunner {
             docker.kill(containerId);
         }
         UsageSampler.Watch watch = usage.watch(settings.nodeId(), jobId, taskId, attemptId, containerId);
-        Path logFile = workDirs.logFile(jobId, attemptId);
+
         ContainerRuntime.Exit exit;
         CgroupUsage.Reading used;
         String tail;
-        try (LogStreamer logs = new LogStreamer(settings.nodeId(), jobId, taskId, attemptId, logFile,
+        try (LogStreamer logs = new LogStreamer(settings.nodeId(), jobId, taskId, attemptId, workDirs.openLog(jobId, attemptId),
                 chunk -> reporter.log(chunk, chunk.getLast()), settings.logChunkBytes(), settings.logBytesPerSecond(),
                 settings.logTailLines())) {
             var follower = docker.followLogs(containerId, bytes -> {
@@ -196,21 +198,25 @@ final class AttemptRunner {
             logs.finish(); // the whole log has left the node before the exit is reported
             tail = logs.tail();
         }
-        redirect(jobId, attemptId, containerId, outputs);
+        Staging.Failure notRedirected = redirect(jobId, attemptId, containerId, outputs);
+        if (notRedirected != null && exit.exitCode() == 0 && !exit.timedOut()) streamFailures.putIfAbsent(attemptId, notRedirected);
         reportExit(ref, containerId, exit, timeoutSeconds, outputs, new Observed(tail, used));
     }
 
-    /** Streams a task asked to have in files (TES stdout/stderr), written once the container stopped, whatever its exit. */
-    private void redirect(String jobId, String attemptId, String containerId, Staging.Outputs outputs) {
+    /**
+     * Streams a task asked to have in files (TES stdout/stderr), written once the container stopped,
+     * whatever its exit. @return why one could not be written (a link the task made: its own failure)
+     */
+    private Staging.Failure redirect(String jobId, String attemptId, String containerId, Staging.Outputs outputs) {
+        Staging.Failure first = null;
         for (boolean stdout : new boolean[]{true, false}) {
-            Path file = staging.redirected(jobId, stdout ? outputs.stdoutTo() : outputs.stderrTo());
-            if (file == null) continue;
-            try {
-                docker.writeStream(containerId, stdout, file);
-            } catch (Exception e) {
-                LOG.warnf("attempt %s: could not write its %s to %s: %s", attemptId, stdout ? "stdout" : "stderr", file, message(e));
-            }
+            Staging.Failure failure = staging.writeRedirected(jobId, stdout ? outputs.stdoutTo() : outputs.stderrTo(),
+                    out -> docker.writeStream(containerId, stdout, out));
+            if (failure == null) continue;
+            LOG.warnf("attempt %s: %s", attemptId, failure.reason());
+            if (first == null) first = failure;
         }
+        return first;
     }
 
     /** A container that already stopped: report how it ended. */

@@ -2,6 +2,7 @@ package io.flash.executor.node;
 
 import io.flash.schema.TaskDefinition;
 
+import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -17,6 +18,10 @@ import java.util.function.Consumer;
  * restarted at any point finds its own again.
  */
 public interface ContainerRuntime {
+
+    /** nobody:nogroup — the identity every task container runs as (never root); what Flash places for a task is theirs. */
+    String TASK_USER = "65534:65534";
+
 
     /** What the engine says about one of our containers. */
     record ContainerInfo(String id, String attemptId, String jobId, String taskId, String status) {
@@ -76,7 +81,7 @@ public interface ContainerRuntime {
 
     LogFollow followLogs(String containerId, Consumer<byte[]> output);
 
-    void writeStream(String containerId, boolean stdout, Path file) throws java.io.IOException, InterruptedException;
+    void writeStream(String containerId, boolean stdout, OutputStream out) throws java.io.IOException, InterruptedException;
 
     String tail(String containerId, int lines) throws InterruptedException;
 

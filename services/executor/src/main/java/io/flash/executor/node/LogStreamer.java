@@ -4,9 +4,9 @@ import io.flash.schema.LogChunk;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
 
@@ -39,7 +39,7 @@ final class LogStreamer implements AutoCloseable {
     private long windowStart = System.nanoTime();
     private long windowBytes;
 
-    LogStreamer(String nodeId, String jobId, String taskId, String attemptId, Path logFile, Sink sink,
+    LogStreamer(String nodeId, String jobId, String taskId, String attemptId, OutputStream logFile, Sink sink,
                 int chunkBytes, long bytesPerSecond, int tailLines) throws IOException {
         this.nodeId = nodeId;
         this.jobId = jobId;
@@ -49,8 +49,7 @@ final class LogStreamer implements AutoCloseable {
         this.chunkBytes = chunkBytes;
         this.bytesPerSecond = bytesPerSecond;
         this.tailLines = tailLines;
-        Files.createDirectories(logFile.getParent());
-        this.file = Files.newBufferedWriter(logFile, StandardCharsets.UTF_8);
+        this.file = new BufferedWriter(new OutputStreamWriter(logFile, StandardCharsets.UTF_8));
     }
 
     /** Output as the engine delivers it: any size; lines, and a character's bytes, may be split across calls. */

@@ -6,7 +6,6 @@ import io.flash.executor.store.ObjectStore;
 
 import io.flash.common.topics.FlashTopics;
 import io.flash.common.topics.TopicNames;
-import io.flash.executor.docker.DockerRuntime;
 import io.flash.schema.*;
 import org.apache.kafka.clients.consumer.*;
 import org.apache.kafka.common.TopicPartition;
@@ -14,6 +13,7 @@ import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.utils.Utils;
 import org.jboss.logging.Logger;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.*;
@@ -74,7 +74,7 @@ public final class NodeAgent implements AutoCloseable {
 
     private final String bootstrapServers;
 
-    public NodeAgent(NodeSettings settings, ContainerRuntime docker, FlashTopics topics, String bootstrapServers) {
+    public NodeAgent(NodeSettings settings, ContainerRuntime docker, FlashTopics topics, String bootstrapServers) throws IOException {
         this.bootstrapServers = bootstrapServers;
         this.settings = settings;
         this.docker = docker;
@@ -93,7 +93,9 @@ public final class NodeAgent implements AutoCloseable {
                 var sent = channel.log(chunk);
                 if (await) sent.get(30, TimeUnit.SECONDS);
             }
-        }, killReasons, usage, new Staging(settings.workRoot(), this::objectStore, this::inputCache, settings.sharedRoot()), stuck, outsideKills, meters);
+        }, killReasons, usage, new Staging(settings.workRoot(), this::objectStore, this::inputCache, settings.sharedRoot(),
+                new Scratch(settings.workRoot(), TaskOwner.of(ContainerRuntime.TASK_USER)), AddressRule.of(settings.fetchAllow())),
+                stuck, outsideKills, meters);
     }
 
     public void start() throws InterruptedException {

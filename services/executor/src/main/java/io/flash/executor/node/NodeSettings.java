@@ -11,7 +11,7 @@ public record NodeSettings(String nodeId, String frameworkId, Capacity capacity,
                            Map<String, String> labels, Duration heartbeatInterval, Duration pullTimeout, int logTailLines,
                            java.nio.file.Path cgroupRoot, Duration usageInterval, java.nio.file.Path workRoot,
                            int logChunkBytes, long logBytesPerSecond, io.flash.executor.store.ObjectStore.Settings objectStore,
-                           long cacheMaxBytes, Sandbox sandbox, java.nio.file.Path sharedRoot) {
+                           long cacheMaxBytes, Sandbox sandbox, java.nio.file.Path sharedRoot, String fetchAllow) {
 
     /**
      * Limits that protect the node from its tasks: processes and threads per requested core (a fork
@@ -25,6 +25,6 @@ public record NodeSettings(String nodeId, String frameworkId, Capacity capacity,
     public NodeSettings withNodeId(String id) {
         return new NodeSettings(id, frameworkId, capacity, diskType, network, labels, heartbeatInterval, pullTimeout, logTailLines,
                 cgroupRoot, usageInterval, workRoot, logChunkBytes, logBytesPerSecond, objectStore, cacheMaxBytes, sandbox,
-                sharedRoot);
+                sharedRoot, fetchAllow);
     }
 }

@@ -6,7 +6,11 @@ import io.flash.executor.store.ObjectStore;
 import io.flash.schema.FailureClass;
 import io.flash.schema.TaskDefinition;
 
+import io.flash.schema.Upload;
+
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,6 +23,8 @@ import java.util.function.Supplier;
  * {@code <store>/<jobId>/<path>}; an {@code s3://bucket/key} input is fetched through the node's
  * cache to {@code /work/inputs/<bucket>/<key>}. Outputs: checked in the workspace and, when the job
  * has an object store, uploaded to {@code <store>/<jobId>/<path>} before SUCCEEDED is reported.
+ * Every path in a workspace or attempt directory is reached through {@link Beneath}: a link a task
+ * made is never followed, whatever the executor reads, writes or binds.
  */
 final class Staging {
 
@@ -27,7 +33,7 @@ final class Staging {
     }
 
     /** What an attempt must leave behind and where it goes. {@link #NONE} after a restart (not known then). */
-    record Outputs(List<String> declared, String store, List<io.flash.schema.Upload> uploads, String stdoutTo, String stderrTo) {
+    record Outputs(List<String> declared, String store, List<Upload> uploads, String stdoutTo, String stderrTo) {
         static final Outputs NONE = new Outputs(List.of(), null, List.of(), null, null);
 
         static Outputs of(TaskDefinition task) {
@@ -42,12 +48,15 @@ final class Staging {
     private final Supplier<InputCache> cache;
     private final Supplier<ObjectStore> store;
     private final TaskFiles files;
+    private final Scratch scratch;
 
-    Staging(Path workRoot, Supplier<ObjectStore> store, Supplier<InputCache> cache, Path sharedRoot) {
+    Staging(Path workRoot, Supplier<ObjectStore> store, Supplier<InputCache> cache, Path sharedRoot, Scratch scratch,
+            AddressRule addresses) {
         this.workRoot = workRoot;
         this.store = store;
         this.cache = cache;
-        this.files = new TaskFiles(store, cache, sharedRoot);
+        this.scratch = scratch;
+        this.files = new TaskFiles(store, cache, sharedRoot, scratch, addresses);
     }
 
     /** @return null when every input is in place */
@@ -55,24 +64,35 @@ final class Staging {
         Path workspace = workspace(jobId);
         Failure notPlaced = files.stage(workspace, task.getFetches(), task.getMounts());
         if (notPlaced != null) return notPlaced;
+        Beneath inWorkspace = new Beneath(workspace, scratch);
         List<String> missing = new ArrayList<>();
         for (String input : task.getInputs()) {
             try {
                 if (ObjectLocation.isObjectUri(input)) {
                     ObjectLocation at = ObjectLocation.parse(input);
-                    cache.get().fetch(at, attemptWork.resolve("inputs").resolve(at.bucket()).resolve(at.key()));
+                    Path made = scratch.file();
+                    try {
+                        cache.get().fetch(at, made);
+                        new Beneath(attemptWork, scratch).place(made, "inputs/" + at.bucket() + "/" + at.key());
+                    } finally {
+                        scratch.discard(made);
+                    }
                     continue;
                 }
-                Path file = workspace.resolve(input).normalize();
-                if (!file.startsWith(workspace)) {
+                if (inWorkspace.kind(input) != Beneath.Kind.ABSENT) continue;
+                if (task.getStore() == null) {
                     missing.add(input);
-                } else if (!Files.exists(file)) {
-                    if (task.getStore() == null) {
-                        missing.add(input);
-                    } else {
-                        store.get().download(ObjectLocation.parsePrefix(task.getStore()).child(jobId + "/" + input), file);
-                    }
+                    continue;
                 }
+                Path made = scratch.file();
+                try {
+                    store.get().download(ObjectLocation.parsePrefix(task.getStore()).child(jobId + "/" + input), made);
+                    inWorkspace.place(made, input);
+                } finally {
+                    scratch.discard(made);
+                }
+            } catch (Beneath.Refused e) {
+                return new Failure(FailureClass.USER, "input " + input + ": " + e.getMessage());
             } catch (ObjectStore.NotFound e) {
                 missing.add(input + " (" + e.getMessage() + ")");
             } catch (Exception e) {
@@ -86,22 +106,23 @@ final class Staging {
 
     /** Checks the declared outputs and uploads them to the job's store, if it has one. */
     Published publishOutputs(String jobId, Outputs outputs) {
-        Path workspace = workspace(jobId);
+        Beneath workspace = new Beneath(workspace(jobId), scratch);
         List<String> found = new ArrayList<>();
         List<String> missing = new ArrayList<>();
         for (String output : outputs.declared()) {
-            Path file = workspace.resolve(output).normalize();
-            if (!file.startsWith(workspace) || !Files.exists(file)) {
-                missing.add(output);
-                continue;
-            }
             try {
-                if (outputs.store() == null) {
-                    found.add(output + " (" + (Files.isDirectory(file) ? "directory" : Files.size(file) + " bytes") + ")");
+                Beneath.Kind kind = workspace.kind(output);
+                if (kind == Beneath.Kind.ABSENT) {
+                    missing.add(output);
+                } else if (outputs.store() == null) {
+                    found.add(output + " (" + described(workspace, output, kind) + ")");
                 } else {
                     ObjectLocation base = ObjectLocation.parsePrefix(outputs.store()).child(jobId + "/" + output);
-                    found.add(upload(file, base) + " (" + (Files.isDirectory(file) ? "directory" : Files.size(file) + " bytes") + ")");
+                    found.add(upload(workspace, output, kind, base) + " (" + described(workspace, output, kind) + ")");
                 }
+            } catch (Beneath.Refused e) {
+                return new Published(List.of(), new Failure(FailureClass.USER,
+                        "could not collect output " + output + ": " + e.getMessage()));
             } catch (ObjectStore.NotFound e) {
                 return new Published(List.of(), new Failure(FailureClass.USER,
                         "could not upload output " + output + " to " + outputs.store() + ": " + e.getMessage()));
@@ -114,33 +135,72 @@ final class Staging {
             return new Published(List.of(), new Failure(FailureClass.USER,
                     "exited 0 but left no " + String.join(", ", missing) + " in the job workspace (declared in outputs)"));
         }
-        Published uploaded = files.publish(workspace, outputs.uploads());
+        Published uploaded = files.publish(workspace(jobId), outputs.uploads());
         if (uploaded.failure() != null) return uploaded;
         found.addAll(uploaded.outputs());
         return new Published(found, null);
     }
 
-    /** The workspace file an attempt's redirected stream goes to, or null. */
-    Path redirected(String jobId, String workspacePath) {
-        return workspacePath == null ? null : workspace(jobId).resolve(workspacePath).normalize();
+    /**
+     * Writes a stream an attempt asked to have in a workspace file (TES stdout/stderr): made in the
+     * scratch directory and renamed into place. A path the task made into a link is refused.
+     */
+    Failure writeRedirected(String jobId, String workspacePath, StreamWriter writer) {
+        if (workspacePath == null) return null;
+        Beneath workspace = new Beneath(workspace(jobId), scratch);
+        try {
+            if (workspace.kind(workspacePath) == Beneath.Kind.LINK) {
+                throw new Beneath.Refused(workspacePath.replaceFirst("^tes/fs", "") + " is a symbolic link the task made; "
+                        + "Flash writes no stream through a link");
+            }
+            Path made = scratch.file();
+            try {
+                try (OutputStream out = Files.newOutputStream(made)) {
+                    writer.writeTo(out);
+                }
+                workspace.place(made, workspacePath);
+            } finally {
+                scratch.discard(made);
+            }
+            return null;
+        } catch (Beneath.Refused e) {
+            return new Failure(FailureClass.USER, "could not write its output stream: " + e.getMessage());
+        } catch (Exception e) {
+            return new Failure(FailureClass.INFRASTRUCTURE, "could not write its output stream to "
+                    + workspacePath.replaceFirst("^tes/fs", "") + ": " + message(e));
+        }
+    }
+
+    /** Writes a whole stream (the engine's copy of a container's stdout or stderr). */
+    interface StreamWriter {
+        void writeTo(OutputStream out) throws Exception;
+    }
+
+    private static String described(Beneath workspace, String output, Beneath.Kind kind) throws IOException {
+        if (kind == Beneath.Kind.DIRECTORY) return "directory";
+        if (kind == Beneath.Kind.LINK) return "a symbolic link, not followed";
+        return workspace.files(output).get(0).size() + " bytes";
     }
 
     /** A file goes to {@code to}; a directory's files go under it, keeping their relative paths. */
-    private ObjectLocation upload(Path file, ObjectLocation to) throws IOException, ObjectStore.NotFound {
-        if (!Files.isDirectory(file)) {
-            store.get().upload(file, to);
-            return to;
-        }
-        try (var walk = Files.walk(file)) {
-            for (Path f : (Iterable<Path>) walk.filter(Files::isRegularFile)::iterator) {
-                store.get().upload(f, to.child(file.relativize(f).toString().replace('\\', '/')));
+    private ObjectLocation upload(Beneath workspace, String output, Beneath.Kind kind, ObjectLocation to)
+            throws IOException, ObjectStore.NotFound {
+        String base = Path.of(output).normalize().toString();
+        for (Beneath.Entry file : workspace.files(output)) {
+            ObjectLocation at = kind == Beneath.Kind.DIRECTORY ? to.child(Path.of(base).relativize(Path.of(file.path())).toString()) : to;
+            try (InputStream in = workspace.read(file.path())) {
+                store.get().upload(in, file.size(), at);
             }
         }
-        return to.child("");
+        return kind == Beneath.Kind.DIRECTORY ? to.child("") : to;
     }
 
     ObjectStore store() {
         return store.get();
+    }
+
+    Scratch scratch() {
+        return scratch;
     }
 
     private Path workspace(String jobId) {

@@ -5,17 +5,15 @@ import io.flash.executor.store.ObjectStore;
 import io.flash.schema.Stream;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
  * The executor's half of streaming mode (fetch → compute → delete): delivers every object under
  * the stream's prefix into {@code /work/stream}, never more than {@code window} objects (nor, if
- * set, {@code maxDiskBytes} of them) there at once. Each arrives as {@code <index>-<name>.part} and
- * is renamed when complete; the container's loop ({@link #script}) runs the task's command on each
+ * set, {@code maxDiskBytes} of them) there at once. Each is downloaded to the executor's scratch
+ * directory and renamed in when complete (never through a link the running task made); the container's loop ({@link #script}) runs the task's command on each
  * complete file in order and deletes it, which makes room for the next. {@code /work/.flash/done}
  * says nothing more will come.
  */
@@ -23,15 +21,16 @@ final class StreamFeeder {
 
     private final ObjectStore store;
     private final Stream stream;
-    private final Path dir;
-    private final Path doneMarker;
+    private static final String DIR = "stream";
+    private static final String DONE = ".flash/done";
+
+    private final Beneath attemptWork;
     private int peakFiles;
 
-    StreamFeeder(ObjectStore store, Stream stream, Path attemptWork) {
+    StreamFeeder(ObjectStore store, Stream stream, Beneath attemptWork) {
         this.store = store;
         this.stream = stream;
-        this.dir = attemptWork.resolve("stream");
-        this.doneMarker = attemptWork.resolve(".flash").resolve("done");
+        this.attemptWork = attemptWork;
     }
 
     /** The container's command: runs {@code command} once per delivered object, then exits 0. */
@@ -58,9 +57,8 @@ final class StreamFeeder {
 
     /** Makes the directories the container's loop needs, writable by the task's user. */
     void prepare() throws IOException {
-        Files.createDirectories(dir);
-        Files.createDirectories(doneMarker.getParent());
-        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
+        attemptWork.directories(DIR);
+        attemptWork.directories(".flash");
     }
 
     /**
@@ -79,11 +77,17 @@ final class StreamFeeder {
             if (!running.getAsBoolean()) return index;
             String key = object.location().key();
             String name = String.format("%08d-%s", index, key.substring(key.lastIndexOf('/') + 1));
-            store.download(object.location(), dir.resolve(name));
+            Path made = attemptWork.scratch().file();
+            try {
+                store.download(object.location(), made);
+                attemptWork.place(made, DIR + "/" + name);
+            } finally {
+                attemptWork.scratch().discard(made);
+            }
             index++;
             peakFiles = Math.max(peakFiles, present().size());
         }
-        Files.createFile(doneMarker);
+        attemptWork.write(DONE, new byte[0]);
         return index;
     }
 
@@ -93,24 +97,16 @@ final class StreamFeeder {
     }
 
     private boolean hasRoomFor(long size) throws IOException {
-        List<Path> present = present();
+        List<Beneath.Entry> present = present();
         if (present.isEmpty()) return true; // one object at a time always goes, however large
         if (present.size() >= stream.getWindow()) return false;
         if (stream.getMaxDiskBytes() == null) return true;
         long used = 0;
-        for (Path p : present) {
-            try {
-                used += Files.size(p);
-            } catch (IOException gone) {
-                // consumed meanwhile
-            }
-        }
+        for (Beneath.Entry e : present) used += e.size();
         return used + size <= stream.getMaxDiskBytes();
     }
 
-    private List<Path> present() throws IOException {
-        try (var files = Files.list(dir)) {
-            return files.toList();
-        }
+    private List<Beneath.Entry> present() throws IOException {
+        return attemptWork.list(DIR);
     }
 }

@@ -15,7 +15,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.*;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,23 +28,29 @@ import java.util.function.Supplier;
 /**
  * A task's fetches, mount sources and uploads (docs/tes.md): files placed in the job workspace from
  * inline content, {@code s3://} (through the node's cache), {@code file://} under the node's shared
- * root, or {@code http(s)://}; uploaded after an exit 0 to {@code s3://} or {@code file://}. A
- * missing source or a path outside the shared root is the task's own failure; an unreachable store
- * or server is the infrastructure's.
+ * root, or {@code http(s)://} (under the {@link AddressRule}); uploaded after an exit 0 to
+ * {@code s3://} or {@code file://}. Everything in the workspace is reached through {@link Beneath}:
+ * no link a task made is followed. A missing source, a path outside the shared root, a refused
+ * address or a link is the task's own failure; an unreachable store or server is the infrastructure's.
  */
 final class TaskFiles {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
-            .followRedirects(HttpClient.Redirect.NORMAL).build();
+            .followRedirects(HttpClient.Redirect.NEVER).build();
+    private static final int MAX_REDIRECTS = 5;
 
     private final Supplier<ObjectStore> store;
     private final Supplier<InputCache> cache;
     private final Path sharedRoot;
+    private final Scratch scratch;
+    private final AddressRule addresses;
 
-    TaskFiles(Supplier<ObjectStore> store, Supplier<InputCache> cache, Path sharedRoot) {
+    TaskFiles(Supplier<ObjectStore> store, Supplier<InputCache> cache, Path sharedRoot, Scratch scratch, AddressRule addresses) {
         this.store = store;
         this.cache = cache;
         this.sharedRoot = sharedRoot.toAbsolutePath().normalize();
+        this.scratch = scratch;
+        this.addresses = addresses;
     }
 
     /** A source the task named that is not there, or not allowed: the task's failure. */
@@ -52,37 +62,54 @@ final class TaskFiles {
 
     /** @return null when every fetch is in place and every mount has its source */
     Staging.Failure stage(Path workspace, List<Fetch> fetches, List<Mount> mounts) {
+        Beneath beneath = new Beneath(workspace, scratch);
         for (Fetch f : fetches) {
-            Path target = inside(workspace, f.getTo());
-            String what = f.getContent() != null ? "inline input " + f.getTo() : f.getUrl();
+            String what = f.getContent() != null ? "inline input " + shownPath(f.getTo()) : f.getUrl();
             try {
-                if (Files.exists(target)) continue; // an earlier executor of the job placed it
-                Files.createDirectories(target.getParent());
-                if (f.getContent() != null) {
-                    Files.writeString(target, f.getContent());
-                } else if (f.getUrl().startsWith("s3://")) {
-                    fetchObject(f, target);
-                } else if (f.getUrl().startsWith("file:")) {
-                    copyTree(shared(f.getUrl()), target);
-                } else {
-                    download(f.getUrl(), target);
+                Beneath.Kind there = beneath.kind(f.getTo());
+                if (there == Beneath.Kind.LINK) {
+                    throw new Beneath.Refused(shownPath(f.getTo()) + " is a symbolic link an earlier executor left; Flash writes "
+                            + "no input through a link");
                 }
-                open(target);
-            } catch (Missing | ObjectStore.NotFound e) {
+                if (there != Beneath.Kind.ABSENT) continue; // an earlier executor of the job placed it
+                Path made = f.getContent() != null || !f.getDirectory() || !f.getUrl().startsWith("s3://")
+                        ? scratch.file() : scratch.directory();
+                try {
+                    if (f.getContent() != null) {
+                        Files.writeString(made, f.getContent());
+                    } else if (f.getUrl().startsWith("s3://")) {
+                        fetchObject(f, made);
+                    } else if (f.getUrl().startsWith("file:")) {
+                        made = copyTree(shared(f.getUrl()), made);
+                    } else {
+                        download(f.getUrl(), made);
+                    }
+                    beneath.place(made, f.getTo());
+                } finally {
+                    scratch.discard(made);
+                }
+            } catch (Missing | ObjectStore.NotFound | Beneath.Refused | AddressRule.Refused e) {
                 return new Staging.Failure(FailureClass.USER, "input " + what + ": " + e.getMessage());
             } catch (Exception e) {
                 return new Staging.Failure(FailureClass.INFRASTRUCTURE, "could not fetch input " + what + ": " + message(e));
             }
         }
         for (Mount m : mounts) {
-            Path source = inside(workspace, m.getSource());
             try {
                 if (!m.getReadOnly()) {
-                    Files.createDirectories(source);
-                    open(source);
-                } else if (!Files.exists(source)) {
+                    beneath.directories(m.getSource());
+                    continue;
+                }
+                Beneath.Kind source = beneath.kind(m.getSource());
+                if (source == Beneath.Kind.ABSENT) {
                     return new Staging.Failure(FailureClass.USER, "nothing to mount at " + m.getPath() + ": no input placed it");
                 }
+                if (source != Beneath.Kind.FILE && source != Beneath.Kind.DIRECTORY) {
+                    return new Staging.Failure(FailureClass.USER, "the source of the mount " + m.getPath()
+                            + " is a symbolic link or special file; Flash binds only files and directories, never a link");
+                }
+            } catch (Beneath.Refused e) {
+                return new Staging.Failure(FailureClass.USER, "could not prepare " + m.getPath() + ": " + e.getMessage());
             } catch (IOException e) {
                 return new Staging.Failure(FailureClass.INFRASTRUCTURE, "could not prepare " + m.getPath() + ": " + message(e));
             }
@@ -92,33 +119,37 @@ final class TaskFiles {
 
     /** Uploads after an exit 0; each reported as {@code <url> <- <path> (<bytes> bytes)}. */
     Staging.Published publish(Path workspace, List<Upload> uploads) {
+        Beneath beneath = new Beneath(workspace, scratch);
         List<String> done = new ArrayList<>();
         for (Upload u : uploads) {
             try {
-                List<Path> matches = matches(workspace, u.getFrom());
+                List<Beneath.Entry> matches = matches(beneath, u.getFrom());
                 if (matches.isEmpty() && !Globs.isGlob(u.getFrom())) {
                     return new Staging.Published(List.of(), new Staging.Failure(FailureClass.USER,
                             "exited 0 but left no " + shown(u, u.getFrom()) + " to upload to " + u.getUrl()));
                 }
-                Path named = Globs.isGlob(u.getFrom()) ? null : inside(workspace, u.getFrom());
-                boolean directory = named != null && Files.isDirectory(named);
-                for (Path file : matches) {
-                    String relative = workspace.relativize(file).toString();
+                String named = Globs.isGlob(u.getFrom()) ? null : Path.of(u.getFrom()).normalize().toString();
+                boolean directory = named != null && beneath.kind(named) == Beneath.Kind.DIRECTORY;
+                for (Beneath.Entry file : matches) {
+                    String relative = file.path();
                     String url = u.getUrl();
                     if (directory) {
-                        url = child(url, named.relativize(file).toString());
+                        url = child(url, Path.of(named).relativize(Path.of(relative)).toString());
                     } else if (named == null) {
                         String cut = u.getPrefix() == null || u.getPrefix().isEmpty() ? relative
                                 : Path.of(u.getPrefix()).relativize(Path.of(relative)).toString();
                         url = child(url, cut);
                     }
-                    long bytes = put(file, url);
+                    put(beneath, file, url);
                     String containerPath = u.getShownAs() != null && named != null && !directory ? u.getShownAs()
                             : relative.startsWith("tes/fs/") ? relative.substring("tes/fs".length()) : relative;
-                    done.add(url + " <- " + containerPath + " (" + bytes + " bytes)");
+                    done.add(url + " <- " + containerPath + " (" + file.size() + " bytes)");
                 }
             } catch (Missing e) {
                 return new Staging.Published(List.of(), new Staging.Failure(FailureClass.USER, e.getMessage()));
+            } catch (Beneath.Refused e) {
+                return new Staging.Published(List.of(), new Staging.Failure(FailureClass.USER,
+                        "could not upload " + shown(u, u.getFrom()) + " to " + u.getUrl() + ": " + e.getMessage()));
             } catch (ObjectStore.NotFound e) {
                 return new Staging.Published(List.of(), new Staging.Failure(FailureClass.USER,
                         "could not upload " + shown(u, u.getFrom()) + " to " + u.getUrl() + ": " + e.getMessage()));
@@ -130,44 +161,61 @@ final class TaskFiles {
         return new Staging.Published(done, null);
     }
 
-    private void fetchObject(Fetch f, Path target) throws Exception {
+    /** Fetches into {@code made} in the scratch directory: one object, or every object under a prefix. */
+    private void fetchObject(Fetch f, Path made) throws Exception {
         if (!f.getDirectory()) {
-            cache.get().fetch(ObjectLocation.parse(f.getUrl()), target);
+            cache.get().fetch(ObjectLocation.parse(f.getUrl()), made);
             return;
         }
         ObjectLocation prefix = ObjectLocation.parsePrefix(f.getUrl());
         String base = prefix.key().isEmpty() || prefix.key().endsWith("/") ? prefix.key() : prefix.key() + "/";
-        Files.createDirectories(target);
         for (ObjectStore.Listed object : store.get().list(new ObjectLocation(prefix.bucket(), base))) {
-            Path file = inside(target, object.location().key().substring(base.length()));
+            Path file = made.resolve(object.location().key().substring(base.length())).normalize();
+            if (!file.startsWith(made)) throw new Missing(object.location() + " leads out of " + f.getTo());
             Files.createDirectories(file.getParent());
             cache.get().fetch(object.location(), file);
         }
     }
 
-    private void download(String url, Path target) throws Exception {
-        HttpResponse<InputStream> r = HTTP.send(HttpRequest.newBuilder(URI.create(url)).GET().build(),
-                HttpResponse.BodyHandlers.ofInputStream());
-        try (InputStream body = r.body()) {
-            if (r.statusCode() == 404 || r.statusCode() == 410 || r.statusCode() == 403 || r.statusCode() == 401) {
-                throw new Missing("the server answered " + r.statusCode());
+    /** Downloads under the address rule, checked again at every redirect. */
+    private void download(String url, Path made) throws Exception {
+        URI at = URI.create(url);
+        for (int hop = 0; ; hop++) {
+            addresses.check(at);
+            HttpResponse<InputStream> r = HTTP.send(HttpRequest.newBuilder(at).GET().build(), HttpResponse.BodyHandlers.ofInputStream());
+            try (InputStream body = r.body()) {
+                int status = r.statusCode();
+                if (status / 100 == 3 && r.headers().firstValue("Location").isPresent()) {
+                    if (hop >= MAX_REDIRECTS) throw new Missing("more than " + MAX_REDIRECTS + " redirects from " + url);
+                    at = at.resolve(r.headers().firstValue("Location").get());
+                    continue;
+                }
+                if (status == 404 || status == 410 || status == 403 || status == 401) {
+                    throw new Missing("the server answered " + status);
+                }
+                if (status / 100 != 2) throw new IOException("the server answered " + status);
+                Files.copy(body, made, StandardCopyOption.REPLACE_EXISTING);
+                return;
             }
-            if (r.statusCode() / 100 != 2) throw new IOException("the server answered " + r.statusCode());
-            Path partial = target.resolveSibling(target.getFileName() + ".partial");
-            Files.copy(body, partial, StandardCopyOption.REPLACE_EXISTING);
-            Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE);
         }
     }
 
-    private long put(Path file, String url) throws Exception {
-        if (url.startsWith("s3://")) {
-            store.get().upload(file, ObjectLocation.parse(url));
-        } else {
+    private void put(Beneath beneath, Beneath.Entry file, String url) throws Exception {
+        try (InputStream in = beneath.read(file.path())) {
+            if (url.startsWith("s3://")) {
+                store.get().upload(in, file.size(), ObjectLocation.parse(url));
+                return;
+            }
             Path to = shared(url);
             Files.createDirectories(to.getParent());
-            Files.copy(file, to, StandardCopyOption.REPLACE_EXISTING);
+            Path partial = Files.createTempFile(to.getParent(), ".flash-", ".partial");
+            try {
+                Files.copy(in, partial, StandardCopyOption.REPLACE_EXISTING);
+                Files.move(partial, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } finally {
+                Files.deleteIfExists(partial);
+            }
         }
-        return Files.size(file);
     }
 
     /** A file:// URL as a path, which must lie under the shared root (real paths: no symlink out). */
@@ -177,54 +225,45 @@ final class TaskFiles {
             throw new Missing("file:// paths must lie under this node's shared root " + sharedRoot
                     + " (FLASH_SHARED_ROOT), not " + path);
         }
-        if (Files.exists(path) && !path.toRealPath().startsWith(sharedRoot.toRealPath())) {
+        Path existing = path;
+        while (existing != null && !Files.exists(existing)) existing = existing.getParent();
+        if (existing != null && !existing.toRealPath().startsWith(sharedRoot.toRealPath())) {
             throw new Missing(path + " leads out of the shared root " + sharedRoot);
         }
         return path;
     }
 
-    private static void copyTree(Path from, Path to) throws Missing, IOException {
+    /** Copies a shared file or tree into the scratch directory; returns what was made. */
+    private static Path copyTree(Path from, Path made) throws Missing, IOException {
         if (!Files.exists(from)) throw new Missing(from + " does not exist");
         if (!Files.isDirectory(from)) {
-            Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING);
-            return;
+            Files.copy(from, made, StandardCopyOption.REPLACE_EXISTING);
+            return made;
         }
+        Files.delete(made);
         try (var walk = Files.walk(from)) {
             for (Path p : (Iterable<Path>) walk::iterator) {
                 if (Files.isSymbolicLink(p)) continue; // never follow a link out of the shared tree
-                Path target = to.resolve(from.relativize(p).toString());
+                Path target = made.resolve(from.relativize(p).toString());
                 if (Files.isDirectory(p)) Files.createDirectories(target);
                 else Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
             }
         }
+        return made;
     }
 
     /** The files an upload names: one file, every file of a directory, or what a glob matches. */
-    private static List<Path> matches(Path workspace, String from) throws IOException, Missing {
-        List<Path> found = new ArrayList<>();
+    private static List<Beneath.Entry> matches(Beneath beneath, String from) throws IOException {
         if (!Globs.isGlob(from)) {
-            Path path = inside(workspace, from);
-            if (!Files.exists(path)) return found;
-            if (!Files.isDirectory(path)) return List.of(path);
-            try (var walk = Files.walk(path)) {
-                walk.filter(Files::isRegularFile).forEach(found::add);
-            }
-            return found;
+            return beneath.kind(from) == Beneath.Kind.ABSENT ? List.of() : beneath.files(from);
         }
         String fixed = Globs.fixedPrefix(from);
-        Path base = inside(workspace, fixed.contains("/") ? fixed.substring(0, fixed.lastIndexOf('/')) : "");
+        String base = fixed.contains("/") ? fixed.substring(0, fixed.lastIndexOf('/')) : "";
+        if (beneath.kind(base) != Beneath.Kind.DIRECTORY) return List.of();
         PathMatcher glob = FileSystems.getDefault().getPathMatcher("glob:" + from);
-        if (!Files.isDirectory(base)) return found;
-        try (var walk = Files.walk(base)) {
-            walk.filter(Files::isRegularFile).filter(p -> glob.matches(workspace.relativize(p))).sorted().forEach(found::add);
-        }
+        List<Beneath.Entry> found = new ArrayList<>();
+        for (Beneath.Entry e : beneath.files(base)) if (glob.matches(Path.of(e.path()))) found.add(e);
         return found;
-    }
-
-    private static Path inside(Path dir, String relative) {
-        Path path = dir.resolve(relative).normalize();
-        if (!path.startsWith(dir)) throw new IllegalArgumentException(relative + " leads out of " + dir);
-        return path;
     }
 
     private static String child(String url, String relative) {
@@ -235,26 +274,8 @@ final class TaskFiles {
         return u.getShownAs() != null ? u.getShownAs() : fallback;
     }
 
-    /** Containers run as an unprivileged user: what Flash places must be readable and, for directories, writable. */
-    private static void open(Path path) throws IOException {
-        if (Files.isDirectory(path)) {
-            try (var walk = Files.walk(path)) {
-                for (Path p : (Iterable<Path>) walk::iterator) {
-                    p.toFile().setReadable(true, false);
-                    if (Files.isDirectory(p)) {
-                        p.toFile().setExecutable(true, false);
-                        p.toFile().setWritable(true, false);
-                    }
-                }
-            }
-        } else {
-            path.toFile().setReadable(true, false);
-        }
-        for (Path p = path.getParent(); p != null && p.getFileName() != null && !p.getFileName().toString().equals("jobs"); p = p.getParent()) {
-            p.toFile().setExecutable(true, false);
-            p.toFile().setReadable(true, false);
-            p.toFile().setWritable(true, false);
-        }
+    private static String shownPath(String relative) {
+        return relative.startsWith("tes/fs/") ? relative.substring("tes/fs".length()) : relative;
     }
 
     private static String message(Exception e) {

@@ -1,7 +1,9 @@
 package io.flash.executor.node;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Comparator;
@@ -11,24 +13,28 @@ import java.util.Comparator;
  * /workspace) is shared by the job's tasks on this node and outlives attempts: it is the
  * filesystem store tasks exchange files through. The attempt's own directory
  * ({@code <root>/attempts/<attemptId>}, mounted at /work, the default working directory) is removed
- * with the attempt. Both are open to the unprivileged user containers run as.
+ * with the attempt. Both belong to the user containers run as, with no access for anyone else;
+ * {@code jobs/} and {@code attempts/} belong to the executor and no task can write them, so a
+ * workspace itself is never a link.
  */
 record WorkDirs(Path workspace, Path work) {
 
     static final class Layout {
         private final Path root;
+        private final Scratch scratch;
 
-        Layout(Path root) {
+        Layout(Path root, Scratch scratch) {
             this.root = root;
+            this.scratch = scratch;
         }
 
         WorkDirs create(String jobId, String attemptId) throws IOException {
-            return new WorkDirs(open(root.resolve("jobs").resolve(jobId)), open(root.resolve("attempts").resolve(attemptId)));
+            return new WorkDirs(owned(parent("jobs").resolve(jobId)), owned(parent("attempts").resolve(attemptId)));
         }
 
-        /** The attempt's full log, kept in the job's workspace with its outputs. */
-        Path logFile(String jobId, String attemptId) {
-            return root.resolve("jobs").resolve(jobId).resolve(".flash").resolve("logs").resolve(attemptId + ".log");
+        /** The attempt's full log, kept in the job's workspace with its outputs, opened without following a link. */
+        OutputStream openLog(String jobId, String attemptId) throws IOException {
+            return new Beneath(root.resolve("jobs").resolve(jobId), scratch).create(".flash/logs/" + attemptId + ".log");
         }
 
         void removeAttempt(String attemptId) {
@@ -41,9 +47,16 @@ record WorkDirs(Path workspace, Path work) {
             }
         }
 
-        private static Path open(Path dir) throws IOException {
+        private Path parent(String name) throws IOException {
+            Path dir = Files.createDirectories(root.resolve(name));
+            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString(scratch.owner().canGive() ? "rwx------" : "rwxrwxrwx"));
+            return dir;
+        }
+
+        private Path owned(Path dir) throws IOException {
+            if (Files.isSymbolicLink(dir)) throw new IOException(dir + " is a symbolic link; the work root was tampered with");
             Files.createDirectories(dir);
-            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
+            if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) scratch.owner().give(dir);
             return dir;
         }
     }

@@ -17,6 +17,7 @@ import software.amazon.awssdk.services.s3.model.*;
 
 import java.net.URI;
 import java.nio.file.Files;
+import java.io.InputStream;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
@@ -108,6 +109,16 @@ public final class ObjectStore implements AutoCloseable {
     public void upload(Path file, ObjectLocation to) throws NotFound {
         try {
             client.putObject(PutObjectRequest.builder().bucket(to.bucket()).key(to.key()).build(), RequestBody.fromFile(file));
+        } catch (NoSuchBucketException e) {
+            throw new NotFound("bucket " + to.bucket() + " does not exist");
+        }
+    }
+
+    /** The same from an open stream of {@code length} bytes (a file the executor opened without following links). */
+    public void upload(InputStream content, long length, ObjectLocation to) throws NotFound {
+        try {
+            client.putObject(PutObjectRequest.builder().bucket(to.bucket()).key(to.key()).build(),
+                    RequestBody.fromInputStream(content, length));
         } catch (NoSuchBucketException e) {
             throw new NotFound("bucket " + to.bucket() + " does not exist");
         }

@@ -36,10 +36,10 @@ class AttemptRunnerTest {
         timer.shutdownNow();
     }
 
-    private AttemptRunner runner() {
+    private AttemptRunner runner() throws Exception {
         NodeSettings node = new NodeSettings("n1", "ecs", new Capacity(4.0, 8L << 30, 0L, 0), DiskType.SSD, true, Map.of(),
                 Duration.ofSeconds(2), Duration.ofMinutes(1), 20, dir.resolve("cgroup"), Duration.ofSeconds(1), dir.resolve("work"),
-                65536, 1 << 20, null, 0L, new NodeSettings.Sandbox(128, Duration.ofSeconds(5)), dir.resolve("shared"));
+                65536, 1 << 20, null, 0L, new NodeSettings.Sandbox(128, Duration.ofSeconds(5)), dir.resolve("shared"), "");
         AttemptReporter reporter = new AttemptReporter() {
             @Override
             public void report(AttemptEvent event) {
@@ -53,7 +53,8 @@ class AttemptRunnerTest {
         return new AttemptRunner(engine, node, reporter, killReasons,
                 new UsageSampler(new CgroupUsage(dir.resolve("cgroup")), timer, Duration.ofSeconds(1), sample -> {
                 }),
-                new Staging(dir.resolve("work"), () -> null, () -> null, dir.resolve("shared")), new StuckContainers(), outsideKills,
+                new Staging(dir.resolve("work"), () -> null, () -> null, dir.resolve("shared"),
+                        new Scratch(dir.resolve("work"), TaskOwner.of(ContainerRuntime.TASK_USER)), AddressRule.of("")), new StuckContainers(), outsideKills,
                 new SimpleMeterRegistry());
     }
 

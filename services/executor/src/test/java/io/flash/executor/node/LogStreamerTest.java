@@ -20,7 +20,8 @@ class LogStreamerTest {
     private final List<LogChunk> sent = new ArrayList<>();
 
     private LogStreamer streamer(int chunkBytes, long bytesPerSecond, int tailLines) throws Exception {
-        return new LogStreamer("n1", "j1", "j1.t", "a1", dir.resolve("logs/a1.log"), sent::add, chunkBytes, bytesPerSecond, tailLines);
+        Files.createDirectories(dir.resolve("logs"));
+        return new LogStreamer("n1", "j1", "j1.t", "a1", Files.newOutputStream(dir.resolve("logs/a1.log")), sent::add, chunkBytes, bytesPerSecond, tailLines);
     }
 
     private static byte[] utf8(String s) {

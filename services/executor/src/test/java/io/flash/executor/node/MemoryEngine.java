@@ -150,8 +150,8 @@ final class MemoryEngine implements ContainerRuntime {
     }
 
     @Override
-    public void writeStream(String containerId, boolean stdout, Path file) throws java.io.IOException {
-        java.nio.file.Files.writeString(file, stdout ? containers.get(containerId).program().output() : "");
+    public void writeStream(String containerId, boolean stdout, java.io.OutputStream out) throws java.io.IOException {
+        out.write((stdout ? containers.get(containerId).program().output() : "").getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     @Override

@@ -18,7 +18,7 @@ class StuckContainersTest {
 
     private final NodeSettings node = new NodeSettings("n1", "ecs", new Capacity(4.0, 8L << 30, 0L, 0), DiskType.SSD, true, Map.of(),
             Duration.ofSeconds(2), Duration.ofMinutes(1), 20, Path.of("/sys/fs/cgroup"), Duration.ofSeconds(1), Path.of("/tmp"),
-            65536, 1 << 20, null, 0L, new NodeSettings.Sandbox(128, Duration.ofSeconds(30)), Path.of("/tmp/shared"));
+            65536, 1 << 20, null, 0L, new NodeSettings.Sandbox(128, Duration.ofSeconds(30)), Path.of("/tmp/shared"), "");
 
     @Test
     void aNodeWithAContainerTheEngineCannotRemoveOffersNothingUntilItIsGone() {

@@ -44,10 +44,16 @@ class TaskFilesTest {
             x.getResponseBody().write(body);
             x.close();
         });
+        http.createContext("/hop", x -> {
+            x.getResponseHeaders().add("Location", "http://169.254.169.254/latest/meta-data/");
+            x.sendResponseHeaders(302, -1);
+            x.close();
+        });
         http.start();
         shared = Files.createTempDirectory("shared");
         workspace = Files.createTempDirectory("workspace");
-        files = new TaskFiles(() -> store, () -> cache, shared);
+        files = new TaskFiles(() -> store, () -> cache, shared, new Scratch(workspace.getParent(), TaskOwner.of(ContainerRuntime.TASK_USER)),
+                AddressRule.of("127.0.0.1/32"));
         Path upload = Files.createTempFile("obj", "");
         for (String key : List.of("genome.fa", "db/a.idx", "db/sub/b.idx")) {
             Files.writeString(upload, "content of " + key);
@@ -100,6 +106,29 @@ class TaskFilesTest {
         assertEquals(FailureClass.INFRASTRUCTURE, unreachable.failureClass(), "a server that does not answer is not the user's fault");
         Staging.Failure noSource = files.stage(workspace, List.of(), List.of(new Mount("/in", "never/placed", true)));
         assertEquals(FailureClass.USER, noSource.failureClass());
+    }
+
+    @Test
+    void aRedirectIsCheckedAgainAndALinkIsNeverFollowedEitherWay() throws Exception {
+        Staging.Failure hop = files.stage(workspace, List.of(new Fetch(url("/hop"), null, "x6", false)), List.of());
+        assertEquals(FailureClass.USER, hop.failureClass());
+        assertTrue(hop.reason().contains("'metadata endpoint'"), hop.reason());
+        Path host = Files.createTempDirectory("host");
+        Files.writeString(host.resolve("secret"), "root only");
+        Files.createDirectories(workspace.resolve("tes/fs/links"));
+        Files.createSymbolicLink(workspace.resolve("tes/fs/links/leak"), host.resolve("secret"));
+        Files.createSymbolicLink(workspace.resolve("tes/fs/links/drop"), host.resolve("planted"));
+        Staging.Published leak = files.publish(workspace, List.of(new Upload("tes/fs/links/leak", "file://" + shared.resolve("leak"), null,
+                "/links/leak")));
+        assertEquals(FailureClass.USER, leak.failure().failureClass());
+        assertTrue(leak.failure().reason().contains("/links/leak is a symbolic link"), leak.failure().reason());
+        assertFalse(Files.exists(shared.resolve("leak")));
+        Staging.Failure drop = files.stage(workspace, List.of(new Fetch(null, "payload", "tes/fs/links/drop", false)), List.of());
+        assertEquals(FailureClass.USER, drop.failureClass());
+        assertFalse(Files.exists(host.resolve("planted")), "nothing was written through the link");
+        Staging.Failure mount = files.stage(workspace, List.of(), List.of(new Mount("/in", "tes/fs/links/leak", true)));
+        assertEquals(FailureClass.USER, mount.failureClass());
+        assertTrue(mount.reason().contains("never a link"), mount.reason());
     }
 
     @Test
