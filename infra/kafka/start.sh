@@ -14,6 +14,7 @@
 #   FLASH_KAFKA_USERS (default alice bob) the people (or pipelines) who get a login of their own
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
+private_data
 
 lib="$FLASH_HOME/infra/target/kafka/lib"
 [ -d "$lib" ] || die "Kafka jars missing in $lib: run 'mvn -B -q -pl infra package' first"
@@ -32,6 +33,7 @@ java_opts=(-Xms256m -Xmx512m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC)
 # One cluster id for every node, kept with the data so a restart joins the same cluster.
 id_file="$FLASH_DATA_DIR/kafka/cluster.id"
 mkdir -p "$FLASH_DATA_DIR/kafka"
+chmod -R go-rwx "$FLASH_DATA_DIR/kafka" # data written before the platform kept its files private
 # A data directory is formatted for one size of cluster; switching needs a fresh one.
 size_file="$FLASH_DATA_DIR/kafka/nodes"
 if [ -f "$FLASH_DATA_DIR/kafka/data/meta.properties" ] && [ "$(cat "$size_file" 2>/dev/null || echo 1)" != "$brokers" ]; then
@@ -130,11 +132,18 @@ PROPS
     # transaction.version=1: under load, transactions v2 (Kafka 4.x's default) left a Streams producer
     # retrying OUT_OF_ORDER_SEQUENCE_NUMBER for ever ("expected sequence 0 for transactions v2 ... no
     # existing state") and its shard stalled; exactly-once keeps working on the earlier protocol.
-    java "${opts[@]}" -cp "$lib/*" kafka.tools.StorageTool format -t "$cluster_id" -c "$dir/server.properties" "${how[@]}" \
-      --feature transaction.version=1 \
-      --add-scram "SCRAM-SHA-512=[name=flash-broker,password=$(secret flash-broker)]" \
-      --add-scram "SCRAM-SHA-512=[name=flash-admin,password=$(secret flash-admin)]" >"$logs/$name-format.log" 2>&1 \
-      || die "formatting the Kafka data directory failed; see $logs/$name-format.log"
+    # The logins go in an argument file (mode 600, removed after), never on a command line `ps` shows.
+    local args="$dir/format.args"
+    {
+      echo kafka.tools.StorageTool; echo format; echo -t; echo "$cluster_id"; echo -c; echo "$dir/server.properties"
+      for a in "${how[@]}"; do echo "$a"; done
+      echo --feature; echo transaction.version=1
+      echo --add-scram; echo "\"SCRAM-SHA-512=[name=flash-broker,password=$(secret flash-broker)]\""
+      echo --add-scram; echo "\"SCRAM-SHA-512=[name=flash-admin,password=$(secret flash-admin)]\""
+    } > "$args"
+    java "${opts[@]}" -cp "$lib/*" "@$args" >"$logs/$name-format.log" 2>&1 \
+      || { rm -f "$args"; die "formatting the Kafka data directory failed; see $logs/$name-format.log"; }
+    rm -f "$args"
     touch "$FLASH_DATA_DIR/kafka/logins-formatted"
   fi
   nohup java "${opts[@]}" -cp "$lib/*" kafka.Kafka "$dir/server.properties" >"$logs/$name.log" 2>&1 &

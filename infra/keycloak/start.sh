@@ -9,12 +9,15 @@
 #                                        sends a browser back to after sign-in (also as localhost)
 # The first start draws random passwords and keeps them in $FLASH_DATA_DIR/keycloak/users (mode 600,
 # one "name password" a line; keycloak-admin is the admin console's account); the realm is imported
-# with them when Keycloak has no realm "flash" yet, and the import file is removed once it is up.
+# with them when Keycloak has no realm "flash" yet. The import file (it holds every password) is
+# written in $FLASH_DATA_DIR/keycloak/import (mode 700; Keycloak's data/import in the checkout is a
+# link to it) and removed when this script ends, whether Keycloak started or not.
 # Keycloak runs in its development mode (its own H2 database, in $FLASH_DATA_DIR/keycloak/db, plain
 # HTTP on 127.0.0.1): right for one
 # machine; for a shared deployment run Keycloak as its guide says and point FLASH_OIDC_URL at it.
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
+private_data
 FLASH_KEYCLOAK_PORT="${FLASH_KEYCLOAK_PORT:-8180}"
 
 kc_home="$(ls -d "$FLASH_HOME"/infra/target/keycloak/keycloak-* 2>/dev/null | head -1 || true)"
@@ -34,11 +37,14 @@ fi
 grep -q '^flash-platform ' "$state/users" || (umask 077; echo "flash-platform $(head -c 18 /dev/urandom | base64 | tr -d '/+=')" >> "$state/users")
 password() { awk -v n="$1" '$1 == n {print $2}' "$state/users"; }
 console_url="${FLASH_API_URL:-http://127.0.0.1:8090}"; console_url="${console_url%/}"
-mkdir -p "$kc_home/data/import"
+import_dir="$state/import"
+mkdir -p "$import_dir" "$kc_home/data"
+rm -rf "$kc_home/data/import" && ln -s "$import_dir" "$kc_home/data/import"
+trap 'rm -f "$import_dir/flash-realm.json"' EXIT
 (umask 077; sed -e "s/@ALICE_PASSWORD@/$(password alice)/" -e "s/@BOB_PASSWORD@/$(password bob)/" \
   -e "s/@ADMIN_PASSWORD@/$(password admin)/" -e "s/@PLATFORM_SECRET@/$(password flash-platform)/" \
   -e "s#@CONSOLE_URL@#$console_url#g" -e "s#@CONSOLE_URL_LOCALHOST@#${console_url/127.0.0.1/localhost}#g" \
-  "$FLASH_HOME/infra/keycloak/flash-realm.json" > "$kc_home/data/import/flash-realm.json")
+  "$FLASH_HOME/infra/keycloak/flash-realm.json" > "$import_dir/flash-realm.json")
 
 JAVA_HOME="$(dirname "$(dirname "$java")")" JAVA_OPTS_KC_HEAP="-Xms64m -Xmx512m" \
   KC_BOOTSTRAP_ADMIN_USERNAME=keycloak-admin KC_BOOTSTRAP_ADMIN_PASSWORD="$(password keycloak-admin)" \
@@ -53,5 +59,4 @@ if ! wait_for keycloak 180 ready; then
   tail -30 "$logs/keycloak.log" >&2
   die "keycloak not ready within 180 s"
 fi
-rm -f "$kc_home/data/import/flash-realm.json"
 log "keycloak ready: issuer http://127.0.0.1:$FLASH_KEYCLOAK_PORT/realms/flash; users alice, bob, admin (passwords: $state/users)"

@@ -21,6 +21,14 @@ kafka_bootstrap() {
 }
 FLASH_BOOTSTRAP_SERVERS="${FLASH_BOOTSTRAP_SERVERS:-$(kafka_bootstrap)}"
 
+# The platform's own files (broker data and logins, the registry's and Keycloak's databases, service
+# state, logs) are readable by the platform's user only: the data directory is 700 and what the
+# platform's processes create is 600/700 (call in a script or subshell that starts one of them).
+private_data() {
+  mkdir -p "$FLASH_DATA_DIR" && chmod 700 "$FLASH_DATA_DIR"
+  umask 077
+}
+
 log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 

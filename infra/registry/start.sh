@@ -11,6 +11,7 @@
 #                                              sr-admin from FLASH_OIDC_URL (docs/security.md)
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
+private_data
 
 app="$FLASH_HOME/infra/target/apicurio/quarkus-run.jar"
 [ -f "$app" ] || die "Apicurio Registry missing at $app: run 'mvn -B -q -pl infra package' first"

@@ -197,7 +197,7 @@ public final class FlashCli {
             Thread progress = progressPrinter(env("FLASH_API_URL", "http://127.0.0.1:8090"), jobId);
             Optional<JobClient.Outcome> outcome;
             try {
-                outcome = client.awaitOutcome(job.getSubmissionId(), Duration.ofSeconds(timeoutSeconds));
+                outcome = client.awaitOutcome(jobId, job.getSubmissionId(), Duration.ofSeconds(timeoutSeconds));
             } finally {
                 progress.interrupt();
             }

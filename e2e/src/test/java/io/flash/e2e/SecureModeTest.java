@@ -64,6 +64,7 @@ class SecureModeTest {
     /** Every token handed out here, for the last test's search. */
     private final java.util.List<String> tokens = new java.util.ArrayList<>();
     private long startedAt;
+    private NodeTrustAttacks attacks;
 
     @BeforeAll
     void startTheSecurePlatform() throws Exception {
@@ -74,6 +75,7 @@ class SecureModeTest {
             passwords.put(f[0], f[1]);
         }
         operator = new JobClient(stack.bootstrapServers(), stack.registryUrl(), stack.login(KafkaGrants.ADMIN));
+        attacks = new NodeTrustAttacks(stack);
     }
 
     @AfterAll
@@ -222,10 +224,11 @@ class SecureModeTest {
 
     /** Publishes with a user's own broker login, as a lab's pipeline would; the outcome read as the operator. */
     private JobClient.Outcome publish(String kafkaUser, JobSubmission job, String token) throws Exception {
+        String jobId;
         try (JobClient asUser = new JobClient(stack.bootstrapServers(), stack.registryUrl(), stack.login(kafkaUser))) {
-            asUser.submit(job, token);
+            jobId = asUser.submit(job, token);
         }
-        return operator.awaitOutcome(job.getSubmissionId(), Duration.ofSeconds(120))
+        return operator.awaitOutcome(jobId, job.getSubmissionId(), Duration.ofSeconds(120))
                 .orElseThrow(() -> new AssertionError("no outcome for " + job.getName() + "; logs in " + stack.logs()));
     }
 
@@ -296,7 +299,10 @@ class SecureModeTest {
         HttpResponse<String> created = http.send(HttpRequest.newBuilder(URI.create(master + "/admin/realms/flash/clients"))
                 .header("Authorization", "Bearer " + adminToken).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"clientId\": \"short-lived\", \"publicClient\": true,"
-                        + " \"directAccessGrantsEnabled\": true, \"attributes\": {\"access.token.lifespan\": \"2\"}}")).build(),
+                        + " \"directAccessGrantsEnabled\": true, \"attributes\": {\"access.token.lifespan\": \"2\"},"
+                        + " \"protocolMappers\": [{\"name\": \"aud\", \"protocol\": \"openid-connect\", \"protocolMapper\":"
+                        + " \"oidc-audience-mapper\", \"config\": {\"included.custom.audience\": \"flash-api\","
+                        + " \"access.token.claim\": \"true\"}}]}")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertTrue(created.statusCode() == 201 || created.statusCode() == 409, created.statusCode() + " " + created.body());
         String shortLived = token("alice", passwords.get("alice"), "short-lived", stack.oidcUrl());
@@ -412,6 +418,57 @@ class SecureModeTest {
     }
 
     /** A Streams service killed -9 and started again signs in with its login and the platform runs jobs again. */
+    /** Issue 28: what a task or a user controls never makes the node act as root on their behalf. */
+    @Test
+    void aTasksSymlinkOutputIsNotCopiedOut() throws Exception {
+        attacks.aSymlinkOutputIsRefused(token("alice"));
+    }
+
+    @Test
+    void aTasksRedirectedStdoutIsNotWrittenThroughALink() throws Exception {
+        attacks.aRedirectedStreamIsNotWrittenThroughALink(token("alice"));
+    }
+
+    @Test
+    void anInputIsNotWrittenThroughALinkAnEarlierExecutorLeft() throws Exception {
+        attacks.anInputIsNotWrittenThroughALinkAnEarlierExecutorLeft(token("alice"));
+    }
+
+    @Test
+    void aMountSourceReplacedByALinkIsNotBound() throws Exception {
+        attacks.aReplacedMountSourceIsNotBound(token("alice"));
+    }
+
+    @Test
+    void anHttpInputCannotReachTheNodesOwnServices() throws Exception {
+        attacks.anHttpInputCannotReachTheNodeItself(token("alice"));
+    }
+
+    @Test
+    void jobWorkspacesBelongToTheTasksUserAlone() throws Exception {
+        attacks.workspacesBelongToTheTasksUserAlone(token("alice"));
+    }
+
+    @Test
+    void thePlatformsDataIsReadableByItsOwnUserAlone() throws Exception {
+        attacks.thePlatformsDataIsReadableByItsUserAlone();
+    }
+
+    @Test
+    void aSubmissionIdIsScopedByItsOwner() throws Exception {
+        attacks.aSubmissionIdIsScopedByItsOwner(token("alice"), token("bob"));
+    }
+
+    @Test
+    void metricsNeedAnAdminAndATokenForAnotherAudienceIsRefused() throws Exception {
+        assertEquals(401, call("GET", "/q/metrics", null, null).statusCode());
+        assertEquals(403, call("GET", "/q/metrics", token("alice"), null).statusCode());
+        assertEquals(200, call("GET", "/q/metrics", token("admin"), null).statusCode());
+        String platform = io.flash.common.setup.SchemaSetup.platformToken(stack.oidcUrl(), stack.identityPassword("flash-platform"));
+        HttpResponse<String> foreign = call("GET", "/jobs", platform, null);
+        assertEquals(401, foreign.statusCode(), "a token issued to another client of the realm: " + foreign.body());
+    }
+
     @Test
     @Order(Integer.MAX_VALUE - 1)
     void aServiceKilledAndStartedAgainSignsInAgain() throws Exception {
@@ -421,7 +478,9 @@ class SecureModeTest {
         String alice = token("alice");
         HttpResponse<String> submitted = call("POST", "/jobs", alice, "name: after-restart\ntasks:\n  - {name: hi, image: \"flash/shell:1\", command: \"echo hi\"}\n");
         assertEquals(202, submitted.statusCode(), submitted.body());
-        JobClient.Outcome outcome = operator.awaitOutcome(json.readTree(submitted.body()).get("submissionId").asText(), Duration.ofSeconds(120))
+        JsonNode accepted = json.readTree(submitted.body());
+        JobClient.Outcome outcome = operator.awaitOutcome(accepted.get("jobId").asText(), accepted.get("submissionId").asText(),
+                        Duration.ofSeconds(120))
                 .orElseThrow(() -> new AssertionError("no result after the dispatcher's restart; logs in " + stack.logs()));
         assertEquals("SUCCEEDED", outcome.result().getState().name());
     }

@@ -39,16 +39,17 @@ class WorkflowTest extends StackTest {
     }
 
     @Test
-    void thousandShardScatterWithAGather() throws Exception {
+    void threeHundredShardScatterWithAGather() throws Exception {
         TaskSpec compare = task("compare", "test $FLASH_SHARD_TO -eq $((FLASH_SHARD_FROM + 1))", 0.05, "8Mi");
-        compare.setScatter(ScatterSpec.newBuilder().setFrom(0L).setTo(1000L).setShardSize(1).build());
-        // 1,000 containers: the engine here starts ~7 a second at best, so this takes minutes.
-        JobResult result = run(job("scatter-1000", compare, depends(task("gather", "echo gathered", 0.25, "32Mi"), "compare")),
+        compare.setScatter(ScatterSpec.newBuilder().setFrom(0L).setTo(300L).setShardSize(1).build());
+        // 300 real containers (the engine here starts ~7 a second at best); scatters of 1,000 shards
+        // and more are measured on simulated nodes (bench/run-control-plane.sh).
+        JobResult result = run(job("scatter-300", compare, depends(task("gather", "echo gathered", 0.25, "32Mi"), "compare")),
                 Duration.ofMinutes(10));
         assertEquals(JobState.SUCCEEDED, result.getState(), () -> String.valueOf(result.getReason()));
         TaskSummary shards = result.getTasks().get(0);
-        assertEquals(1000, shards.getShards());
-        assertEquals(1000, shards.getShardsSucceeded());
+        assertEquals(300, shards.getShards());
+        assertEquals(300, shards.getShardsSucceeded());
         assertEquals(TaskState.SUCCEEDED, result.getTasks().get(1).getState());
     }
 

@@ -76,15 +76,23 @@ public final class JobClient implements AutoCloseable {
         return submit(job, null);
     }
 
-    /** As {@link #submit(JobSubmission)}, with the submitter's access token in {@link #TOKEN_HEADER} (none when null). */
+    /**
+     * As {@link #submit(JobSubmission)}, with the submitter's access token in {@link #TOKEN_HEADER}
+     * (none when null). With a token (the secure mode) the job id is scoped by the token's user, as
+     * ingest scopes it.
+     */
     public String submit(JobSubmission job, String accessToken) throws Exception {
         if (job.getSubmissionId() == null || job.getSubmissionId().isBlank()) {
             job.setSubmissionId(UUID.randomUUID().toString());
         }
         ProducerRecord<String, JobSubmission> record = new ProducerRecord<>(topics.jobsSubmitted.name(), job.getSubmissionId(), job);
-        if (accessToken != null) record.headers().add(TOKEN_HEADER, accessToken.getBytes(StandardCharsets.UTF_8));
+        if (accessToken == null) {
+            producer.send(record).get();
+            return JobIds.forSubmission(job.getSubmissionId());
+        }
+        record.headers().add(TOKEN_HEADER, accessToken.getBytes(StandardCharsets.UTF_8));
         producer.send(record).get();
-        return JobIds.forSubmission(job.getSubmissionId());
+        return JobIds.forSubmission(TokenClaims.user(accessToken), job.getSubmissionId());
     }
 
     /** Asks the planner to cancel the job: nothing new starts, running attempts are killed. */
@@ -116,7 +124,11 @@ public final class JobClient implements AutoCloseable {
      * Reads from the start of that partition, so an outcome that came before the call is found too.
      */
     public Optional<Outcome> awaitOutcome(String submissionId, Duration timeout) {
-        String jobId = JobIds.forSubmission(submissionId);
+        return awaitOutcome(JobIds.forSubmission(submissionId), submissionId, timeout);
+    }
+
+    /** As {@link #awaitOutcome(String, Duration)} for a job whose id {@link #submit} returned (scoped by its owner). */
+    public Optional<Outcome> awaitOutcome(String jobId, String submissionId, Duration timeout) {
         try (KafkaConsumer<String, Object> consumer = consumer()) {
             TopicPartition results = partitionOf(consumer, topics.jobsResults, jobId);
             TopicPartition rejected = partitionOf(consumer, topics.jobsRejected, submissionId);

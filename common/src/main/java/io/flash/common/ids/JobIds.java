@@ -33,7 +33,18 @@ public final class JobIds {
         return taskId + "." + attempt;
     }
 
+    /** The open mode's job id: one submission id names one job, whoever sends it. */
     public static String forSubmission(String submissionId) {
         return "job-" + UUID.nameUUIDFromBytes(("flash-job:" + submissionId).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The secure mode's job id: a submission id is scoped by its owner (the signed-in user), so two
+     * users may use the same one and neither can take or learn of the other's job by it. A null
+     * owner gives the open mode's id.
+     */
+    public static String forSubmission(String owner, String submissionId) {
+        if (owner == null) return forSubmission(submissionId);
+        return "job-" + UUID.nameUUIDFromBytes(("flash-job:" + owner + "/" + submissionId).getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -70,16 +70,20 @@ public final class Intake {
     private final JobValidator validator;
     private final int maxSpecBytes;
     private final Supplier<Optional<FrameworkLimits.Largest>> largestNode;
+    private final boolean ownerScoped;
 
-    public Intake(JobValidator validator, int maxSpecBytes, Supplier<Optional<FrameworkLimits.Largest>> largestNode) {
+    /** @param ownerScoped the secure mode: a submission id names a job of its owner only ({@link JobIds#forSubmission(String, String)}) */
+    public Intake(JobValidator validator, int maxSpecBytes, Supplier<Optional<FrameworkLimits.Largest>> largestNode, boolean ownerScoped) {
         this.validator = validator;
         this.maxSpecBytes = maxSpecBytes;
         this.largestNode = largestNode;
+        this.ownerScoped = ownerScoped;
     }
 
     /** What a door that must answer at once (TES) would get for the submission. */
     public ValidationResult check(JobSubmission submission, String submissionId, long now) {
-        return validator.validate(submission, JobIds.forSubmission(submissionId), submissionId, now, largestNode.get());
+        String jobId = ownerScoped ? JobIds.forSubmission(submission.getOwner(), submissionId) : JobIds.forSubmission(submissionId);
+        return validator.validate(submission, jobId, submissionId, now, largestNode.get());
     }
 
     public Decision decide(Source from, byte[] payload, Decoder decoder, long now) {

@@ -34,13 +34,14 @@ public class SubmissionProcessor {
                                @ConfigProperty(name = "flash.ingest.max-cpu") double maxCpu,
                                @ConfigProperty(name = "flash.memory.max-task") String maxTaskMemory,
                                @ConfigProperty(name = "flash.ingest.max-shards") int maxShards,
-                               @ConfigProperty(name = "flash.ingest.max-spec-bytes") int maxSpecBytes) {
+                               @ConfigProperty(name = "flash.ingest.max-spec-bytes") int maxSpecBytes,
+                               @ConfigProperty(name = "quarkus.oidc.tenant-enabled") boolean secure) {
         this.decoder = new SubmissionDecoder(registryUrl);
         this.submitters = submitters;
         Limits defaults = Limits.defaults();
         Limits limits = new Limits(maxTasks, maxCpu, io.flash.common.units.Quantities.bytes(maxTaskMemory), defaults.maxAttempts(),
                 defaults.defaultCpu(), defaults.defaultMemoryBytes(), maxShards, maxSpecBytes);
-        this.intake = new Intake(new JobValidator(limits), maxSpecBytes, frameworkLimits::largest);
+        this.intake = new Intake(new JobValidator(limits), maxSpecBytes, frameworkLimits::largest, secure);
     }
 
     /** The decision this processor would take on the submission, for a door that must answer at once (TES). */

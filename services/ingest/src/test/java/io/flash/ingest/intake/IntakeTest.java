@@ -1,6 +1,7 @@
 package io.flash.ingest.intake;
 
 import io.flash.common.ids.JobIds;
+import io.flash.ingest.access.Caller;
 import io.flash.ingest.validation.JobValidator;
 import io.flash.ingest.validation.Limits;
 import io.flash.schema.*;
@@ -15,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.*;
 /** The ingest topic's decision in memory: one outcome per record, whatever the record or the decoder does. */
 class IntakeTest {
 
-    private final Intake intake = new Intake(new JobValidator(Limits.defaults()), 1024, Optional::empty);
+    private final Intake intake = new Intake(new JobValidator(Limits.defaults()), 1024, Optional::empty, false);
     private final Intake.Source from = new Intake.Source("flash.jobs.submitted", 2, 41L, "key-1");
 
     private static JobSubmission job(String submissionId, String image) {
@@ -34,6 +35,22 @@ class IntakeTest {
         JobAccepted accepted = assertInstanceOf(Intake.Accepted.class, decision).job();
         assertEquals(JobIds.forSubmission("run-42"), accepted.getJobId());
         assertEquals(5L, accepted.getAcceptedAt());
+    }
+
+    @Test
+    void inTheSecureModeASubmissionIdNamesAJobOfItsOwnerOnly() {
+        Intake secure = new Intake(new JobValidator(Limits.defaults()), 1024, Optional::empty, true);
+        JobAccepted alices = assertInstanceOf(Intake.Accepted.class, secure.decide(from,
+                new Intake.Verified(Caller.user("alice", false)), new byte[10],
+                bytes -> job("nightly-42", "flash/shell:1"), 5L)).job();
+        JobSubmission bobsJob = job("nightly-42", "flash/shell:1");
+        bobsJob.setOwner(null);
+        JobAccepted bobs = assertInstanceOf(Intake.Accepted.class, secure.decide(from,
+                new Intake.Verified(Caller.user("bob", false)), new byte[10], bytes -> bobsJob, 5L)).job();
+        assertEquals(JobIds.forSubmission("alice", "nightly-42"), alices.getJobId());
+        assertEquals(JobIds.forSubmission("bob", "nightly-42"), bobs.getJobId());
+        assertNotEquals(alices.getJobId(), bobs.getJobId(), "the same id names a job of each owner");
+        assertNotEquals(JobIds.forSubmission("nightly-42"), alices.getJobId());
     }
 
     @Test
@@ -107,7 +124,7 @@ class IntakeTest {
 
     @Test
     void theOwnerOfAVerifiedSubmissionIsItsTokensUserAndNamingAnotherIsRefused() {
-        Intake.Submitter bob = new Intake.Verified(io.flash.ingest.access.Caller.user("bob", false));
+        Intake.Submitter bob = new Intake.Verified(Caller.user("bob", false));
         JobRejected refused = rejected(intake.decide(from, bob, new byte[10], bytes -> job("run-45", "flash/shell:1"), 5L));
         assertEquals("owner", refused.getReasons().get(0).getField());
         assertTrue(refused.getReasons().get(0).getReason().contains("bob may not submit a job owned by alice"), refused.toString());
