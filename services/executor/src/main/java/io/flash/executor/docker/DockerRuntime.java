@@ -275,27 +275,14 @@ public final class DockerRuntime implements ContainerRuntime, AutoCloseable {
         return new Exit(code == null ? -1 : code.intValue(), Boolean.TRUE.equals(state.getOOMKilled()), timedOut);
     }
 
-    /** Follows the container's stdout and stderr from its start until it exits; wait on the returned callback. */
+    /**
+     * Follows the container's stdout and stderr from its start until it exits, then reads back from
+     * the engine's stored log whatever the follow stream missed ({@link CompleteLogs}); wait on the
+     * returned follow.
+     */
     @Override
     public LogFollow followLogs(String containerId, java.util.function.Consumer<byte[]> output) {
-        ResultCallback.Adapter<Frame> follow = docker.logContainerCmd(containerId).withStdOut(true).withStdErr(true)
-                .withFollowStream(true).exec(new ResultCallback.Adapter<Frame>() {
-                    @Override
-                    public void onNext(Frame frame) {
-                        output.accept(frame.getPayload());
-                    }
-                });
-        return new LogFollow() {
-            @Override
-            public boolean awaitCompletion(long time, java.util.concurrent.TimeUnit unit) throws InterruptedException {
-                return follow.awaitCompletion(time, unit);
-            }
-
-            @Override
-            public void close() throws java.io.IOException {
-                follow.close();
-            }
-        };
+        return CompleteLogs.follow(docker, containerId, output);
     }
 
     /** The whole of one of the container's streams, written to {@code out} (a TES executor's stdout or stderr). */
