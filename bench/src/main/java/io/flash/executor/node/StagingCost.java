@@ -55,7 +55,7 @@ public final class StagingCost {
         Path workRoot = dir.resolve("work"), shared = dir.resolve("shared");
         Files.createDirectories(shared);
         Path workspace = Files.createDirectories(workRoot.resolve("jobs").resolve("job-1"));
-        TaskFiles files = new TaskFiles(() -> null, () -> null, shared, new Scratch(workRoot, TaskOwner.of(ContainerRuntime.TASK_USER)),
+        TaskFiles files = new TaskFiles(() -> null, () -> null, shared, new Scratch(workRoot, "n1", TaskOwner.of(ContainerRuntime.TASK_USER)),
                 AddressRule.of(""));
         List<Fetch> fetches = new ArrayList<>();
         List<Upload> uploads = new ArrayList<>();

@@ -4,25 +4,28 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.command.LogContainerCmd;
 import com.github.dockerjava.api.model.Frame;
+import com.github.dockerjava.api.model.StreamType;
 import io.flash.executor.node.ContainerRuntime;
 import org.jboss.logging.Logger;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
  * A container's output as it is written, and all of it: the engine's follow stream, and once that
- * stream ends, a read back of the engine's stored log from the last message it delivered. The
- * engine (Docker 20.10's json-file follower) ends a follow stream when the container stops, and a
- * container that exits within milliseconds of the request can stop it before its last messages
- * were read from the file: one short task in ten to thirty lost its whole output that way. Every
- * message carries the engine's timestamp, so the read back delivers exactly the messages the
- * stream did not, in order, each once.
+ * stream ends, a read back of the engine's stored log. The engine (Docker 20.10's json-file
+ * follower) ends a follow stream when the container stops, and a container that exits within
+ * milliseconds of the request can stop it before its last messages were read from the file: one
+ * short task in ten to thirty lost its whole output that way. Each stream (stdout, stderr) of the
+ * stored log starts with exactly the bytes the follow stream delivered of it, so the read back
+ * skips that many bytes of each and delivers the rest, in the engine's order, each byte once. The
+ * output itself is never parsed (timestamps were tried: the engine packs several messages into one
+ * frame, and a message without a newline cannot be told from the next one's stamp).
+ * The cost: one more read of the stored log per attempt, after the container stopped.
  */
 final class CompleteLogs implements ContainerRuntime.LogFollow {
 
@@ -32,9 +35,8 @@ final class CompleteLogs implements ContainerRuntime.LogFollow {
     private final String containerId;
     private final Consumer<byte[]> output;
     private final ResultCallback.Adapter<Frame> follow;
-    /** The engine's time of the last message delivered, and how many delivered messages carry it. */
-    private Instant last;
-    private int atLast;
+    /** Bytes delivered of each stream, in the engine's order. */
+    private final Map<StreamType, Long> delivered = new EnumMap<>(StreamType.class);
     private long recovered;
 
     private CompleteLogs(DockerClient docker, String containerId, Consumer<byte[]> output) {
@@ -44,7 +46,7 @@ final class CompleteLogs implements ContainerRuntime.LogFollow {
         this.follow = read(true).exec(new ResultCallback.Adapter<>() {
             @Override
             public void onNext(Frame frame) {
-                deliver(frame);
+                deliver(frame.getStreamType(), frame.getPayload());
             }
         });
     }
@@ -54,7 +56,7 @@ final class CompleteLogs implements ContainerRuntime.LogFollow {
     }
 
     private LogContainerCmd read(boolean following) {
-        return docker.logContainerCmd(containerId).withStdOut(true).withStdErr(true).withTimestamps(true).withFollowStream(following);
+        return docker.logContainerCmd(containerId).withStdOut(true).withStdErr(true).withFollowStream(following);
     }
 
     /** Waits for the follow stream to end (the container stopped), then delivers what it missed. */
@@ -65,79 +67,45 @@ final class CompleteLogs implements ContainerRuntime.LogFollow {
         return true;
     }
 
-    /** Bytes the follow stream missed and the read back delivered (0 when it missed nothing). */
-    synchronized long recovered() {
-        return recovered;
-    }
-
     private void catchUp() throws InterruptedException {
-        Instant from;
-        int skip;
+        Map<StreamType, Long> toSkip;
         synchronized (this) {
-            from = last;
-            skip = atLast;
+            toSkip = new EnumMap<>(delivered);
         }
-        LogContainerCmd stored = read(false);
-        if (from != null) stored.withSince((int) from.getEpochSecond());
-        int[] toSkip = {skip};
-        stored.exec(new ResultCallback.Adapter<Frame>() {
+        read(false).exec(new ResultCallback.Adapter<Frame>() {
             @Override
             public void onNext(Frame frame) {
-                Stamped message = Stamped.of(frame.getPayload());
-                if (from != null && message.at() != null) {
-                    int order = message.at().compareTo(from);
-                    if (order < 0) return;
-                    if (order == 0 && toSkip[0] > 0) {
-                        toSkip[0]--;
-                        return;
-                    }
+                byte[] payload = frame.getPayload();
+                long skip = toSkip.getOrDefault(frame.getStreamType(), 0L);
+                if (skip >= payload.length) {
+                    toSkip.put(frame.getStreamType(), skip - payload.length);
+                    return;
                 }
+                toSkip.put(frame.getStreamType(), 0L);
+                byte[] missed = skip == 0 ? payload : Arrays.copyOfRange(payload, (int) skip, payload.length);
                 synchronized (CompleteLogs.this) {
-                    recovered += message.payload().length;
+                    recovered += missed.length;
                 }
-                deliver(message);
+                deliver(frame.getStreamType(), missed);
             }
         }).awaitCompletion(30, TimeUnit.SECONDS);
-        long missed = recovered();
+        long missed;
+        synchronized (this) {
+            missed = recovered;
+        }
         if (missed > 0) {
             LOG.infof("container %s: the engine's follow stream ended %d bytes early; they were read back from its stored log",
                     containerId, missed);
         }
     }
 
-    private void deliver(Frame frame) {
-        deliver(Stamped.of(frame.getPayload()));
-    }
-
-    private synchronized void deliver(Stamped message) {
-        if (message.at() != null) {
-            if (message.at().equals(last)) {
-                atLast++;
-            } else {
-                last = message.at();
-                atLast = 1;
-            }
-        }
-        output.accept(message.payload());
+    private synchronized void deliver(StreamType stream, byte[] bytes) {
+        delivered.merge(stream, (long) bytes.length, Long::sum);
+        output.accept(bytes);
     }
 
     @Override
     public void close() throws IOException {
         follow.close();
-    }
-
-    /** One message of the engine's log: its time (RFC 3339, nanoseconds) and its bytes. */
-    private record Stamped(Instant at, byte[] payload) {
-        static Stamped of(byte[] frame) {
-            int space = 0;
-            while (space < frame.length && space < 40 && frame[space] != ' ') space++;
-            if (space >= frame.length || frame[space] != ' ') return new Stamped(null, frame);
-            try {
-                Instant at = Instant.parse(new String(frame, 0, space, StandardCharsets.US_ASCII));
-                return new Stamped(at, Arrays.copyOfRange(frame, space + 1, frame.length));
-            } catch (DateTimeParseException e) {
-                return new Stamped(null, frame);
-            }
-        }
     }
 }

@@ -94,7 +94,7 @@ public final class NodeAgent implements AutoCloseable {
                 if (await) sent.get(30, TimeUnit.SECONDS);
             }
         }, killReasons, usage, new Staging(settings.workRoot(), this::objectStore, this::inputCache, settings.sharedRoot(),
-                new Scratch(settings.workRoot(), TaskOwner.of(ContainerRuntime.TASK_USER)), AddressRule.of(settings.fetchAllow())),
+                new Scratch(settings.workRoot(), settings.nodeId(), TaskOwner.of(ContainerRuntime.TASK_USER)), AddressRule.of(settings.fetchAllow())),
                 stuck, outsideKills, meters);
     }
 

@@ -11,8 +11,8 @@ import java.util.Comparator;
 import java.util.UUID;
 
 /**
- * The executor's private directory on the node's work volume ({@code <work root>/.flash-private},
- * root only): where everything Flash writes for a task is made before it is renamed into the task's
+ * The executor's private directory on the node's work volume ({@code <work root>/.flash-private/<node>},
+ * root only; one per node, as several nodes may share a work root): where everything Flash writes for a task is made before it is renamed into the task's
  * directories. No container mounts it and no task can reach it, so nothing there can be a link a
  * task planted; being on the same volume as the workspaces, a rename from it is atomic.
  */
@@ -21,10 +21,12 @@ final class Scratch {
     private final Path dir;
     private final TaskOwner owner;
 
-    Scratch(Path workRoot, TaskOwner owner) throws IOException {
+    Scratch(Path workRoot, String nodeId, TaskOwner owner) throws IOException {
         this.owner = owner;
-        this.dir = workRoot.toAbsolutePath().normalize().resolve(".flash-private");
+        Path all = workRoot.toAbsolutePath().normalize().resolve(".flash-private");
+        this.dir = all.resolve(nodeId);
         Files.createDirectories(dir);
+        Files.setPosixFilePermissions(all, PosixFilePermissions.fromString("rwx------"));
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
         try (var left = Files.list(dir)) { // what a stopped executor was making
             left.forEach(this::discard);

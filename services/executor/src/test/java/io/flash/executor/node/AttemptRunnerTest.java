@@ -54,7 +54,7 @@ class AttemptRunnerTest {
                 new UsageSampler(new CgroupUsage(dir.resolve("cgroup")), timer, Duration.ofSeconds(1), sample -> {
                 }),
                 new Staging(dir.resolve("work"), () -> null, () -> null, dir.resolve("shared"),
-                        new Scratch(dir.resolve("work"), TaskOwner.of(ContainerRuntime.TASK_USER)), AddressRule.of("")), new StuckContainers(), outsideKills,
+                        new Scratch(dir.resolve("work"), "n1", TaskOwner.of(ContainerRuntime.TASK_USER)), AddressRule.of("")), new StuckContainers(), outsideKills,
                 new SimpleMeterRegistry());
     }
 

@@ -27,7 +27,7 @@ class BeneathTest {
         workspace = Files.createDirectories(dir.resolve("work/jobs/job-1"));
         host = Files.createDirectories(dir.resolve("host"));
         Files.writeString(host.resolve("secret"), "root only");
-        beneath = new Beneath(workspace, new Scratch(dir.resolve("work"), TaskOwner.of(ContainerRuntime.TASK_USER)));
+        beneath = new Beneath(workspace, new Scratch(dir.resolve("work"), "n1", TaskOwner.of(ContainerRuntime.TASK_USER)));
     }
 
     @Test

@@ -52,7 +52,7 @@ class TaskFilesTest {
         http.start();
         shared = Files.createTempDirectory("shared");
         workspace = Files.createTempDirectory("workspace");
-        files = new TaskFiles(() -> store, () -> cache, shared, new Scratch(workspace.getParent(), TaskOwner.of(ContainerRuntime.TASK_USER)),
+        files = new TaskFiles(() -> store, () -> cache, shared, new Scratch(workspace.getParent(), "n1", TaskOwner.of(ContainerRuntime.TASK_USER)),
                 AddressRule.of("127.0.0.1/32"));
         Path upload = Files.createTempFile("obj", "");
         for (String key : List.of("genome.fa", "db/a.idx", "db/sub/b.idx")) {
