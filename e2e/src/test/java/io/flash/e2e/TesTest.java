@@ -207,6 +207,14 @@ class TesTest extends StackTest {
                     HttpResponse.BodyHandlers.ofString()).statusCode());
             assertEquals(404, http.send(HttpRequest.newBuilder(URI.create(tes() + "/tasks/no-such-task")).build(),
                     HttpResponse.BodyHandlers.ofString()).statusCode());
+            HttpResponse<String> badToken = http.send(HttpRequest.newBuilder(URI.create(tes() + "/tasks?page_token=garbage")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(400, badToken.statusCode(), "a page_token this server never gave");
+            assertTrue(badToken.body().contains("page_token: 'garbage' is not a token this server gave"), badToken.body());
+            HttpResponse<String> outside = post("/tasks", "{\"outputs\": [{\"path\": \"/out/x\", \"url\": \"file:///etc/flash-x\"}],"
+                    + " \"executors\": [{\"image\": \"flash/shell:1\", \"command\": [\"true\"]}]}");
+            assertEquals(400, outside.statusCode(), "a file:// output outside the shared root is refused at create");
+            assertTrue(outside.body().contains("outputs[0].url: /etc/flash-x is outside the nodes' shared root"), outside.body());
             Thread.sleep(1_000);
             assertEquals(List.of(), submitted.values(s -> true), "a refused request publishes nothing");
         }

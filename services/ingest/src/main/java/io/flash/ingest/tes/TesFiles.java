@@ -5,6 +5,7 @@ import io.flash.schema.Fetch;
 import io.flash.schema.Mount;
 import io.flash.schema.Upload;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.*;
 
@@ -104,6 +105,46 @@ final class TesFiles {
             if (under(path, roots) == null) mounts.add(new Mount(path, mirror(path), true));
         }
         return new Plan(mounts, fetches, uploads);
+    }
+
+    /**
+     * The {@code file://} inputs and outputs that lie outside every shared root the nodes serve
+     * ({@code roots}: the {@code file://} entries of service-info's storage), as errors naming the
+     * field: refused at create rather than failing after the task ran.
+     */
+    static List<String> outsideSharedRoots(TesModel.Task task, List<String> roots) {
+        List<Path> shared = roots.stream().filter(r -> r.startsWith("file://"))
+                .map(r -> Path.of(r.substring("file://".length())).normalize()).toList();
+        List<String> errors = new ArrayList<>();
+        List<TesModel.Input> inputs = task.inputs() == null ? List.of() : task.inputs();
+        for (int i = 0; i < inputs.size(); i++) {
+            TesModel.Input in = inputs.get(i);
+            if (in == null || in.content() != null && !in.content().isEmpty() || in.url() == null) continue;
+            String url = in.url().strip();
+            outside(url.startsWith("/") ? "file://" + url : url, "inputs[" + i + "].url", shared).ifPresent(errors::add);
+        }
+        List<TesModel.Output> outputs = task.outputs() == null ? List.of() : task.outputs();
+        for (int i = 0; i < outputs.size(); i++) {
+            TesModel.Output out = outputs.get(i);
+            if (out != null && out.url() != null) outside(out.url().strip(), "outputs[" + i + "].url", shared).ifPresent(errors::add);
+        }
+        return errors;
+    }
+
+    private static Optional<String> outside(String url, String field, List<Path> shared) {
+        if (!url.startsWith("file:")) return Optional.empty();
+        String path;
+        try {
+            path = URI.create(url).getPath();
+        } catch (IllegalArgumentException e) {
+            return Optional.empty(); // the file rules name a malformed URL
+        }
+        if (path == null) return Optional.empty();
+        Path p = Path.of(path).normalize();
+        if (shared.stream().anyMatch(p::startsWith)) return Optional.empty();
+        return Optional.of(field + ": " + p + " is outside the nodes' shared root"
+                + (shared.isEmpty() ? " (this server serves no file:// storage)" : " " + shared.get(0))
+                + " (FLASH_SHARED_ROOT): file:// inputs and outputs must lie under it (see service-info's storage)");
     }
 
     /** The workspace path an executor's redirected stream is written to, or null. */

@@ -18,6 +18,7 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.util.*;
+import java.util.regex.Pattern;
 
 /**
  * GA4GH TES 1.1 under {@code /ga4gh/tes/v1} (docs/tes.md): create, the three views, list with its
@@ -31,6 +32,8 @@ import java.util.*;
 public class TesResource {
 
     static final int DEFAULT_PAGE_SIZE = 256, MAX_PAGE_SIZE = 2047;
+    /** What next_page_token holds: the id of the last task of a page (a Flash job id). */
+    private static final Pattern PAGE_TOKEN = Pattern.compile("job-[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}");
     private static final Set<String> STATES = Set.of("UNKNOWN", "QUEUED", "INITIALIZING", "RUNNING", "PAUSED", "COMPLETE",
             "EXECUTOR_ERROR", "SYSTEM_ERROR", "CANCELED", "PREEMPTED", "CANCELING");
     private final ObjectMapper json = new ObjectMapper();
@@ -85,6 +88,8 @@ public class TesResource {
         TesTranslator.Translation translation = TesTranslator.translate(task, submissionId,
                 caller.get().open() ? "tes" : caller.get().name());
         if (!translation.errors().isEmpty()) return refused(translation.errors());
+        List<String> outside = TesFiles.outsideSharedRoots(task, storage);
+        if (!outside.isEmpty()) return refused(outside);
         ValidationResult checked = validation.check(translation.submission(), submissionId, System.currentTimeMillis());
         if (!checked.isAccepted()) {
             return refused(checked.errors().stream().map(e -> inTesTerms(e)).toList());
@@ -132,6 +137,10 @@ public class TesResource {
         Map<String, String> wanted = new LinkedHashMap<>();
         for (int i = 0; i < keys.size(); i++) wanted.put(keys.get(i), i < values.size() ? values.get(i) : "");
         String after = pageToken == null || pageToken.isBlank() ? "" : pageToken;
+        if (!after.isEmpty() && !PAGE_TOKEN.matcher(after).matches()) {
+            return refused(List.of("page_token: '" + printable(after) + "' is not a token this server gave (take next_page_token"
+                    + " from the previous page, or leave it out for the first page)"));
+        }
         List<ObjectNode> page = new ArrayList<>();
         boolean more = false;
         for (JobStatus job : views.jobsAfter(after)) {
@@ -198,6 +207,12 @@ public class TesResource {
 
     private static Response badView(String view) {
         return refused(List.of("view: must be MINIMAL, BASIC or FULL, not " + view));
+    }
+
+    /** A client's text, shortened and without control characters, to quote in an error. */
+    private static String printable(String text) {
+        String cut = text.length() > 80 ? text.substring(0, 80) + "…" : text;
+        return cut.replaceAll("\\p{Cntrl}", "?");
     }
 
     private static String firstLine(String message) {

@@ -85,6 +85,20 @@ class TesTranslatorTest {
     }
 
     @Test
+    void fileUrlsOutsideTheSharedRootAreRefusedAtCreateNamingTheField() throws Exception {
+        TesModel.Task task = json.readValue("""
+                {"inputs": [{"path": "/in/a", "url": "file:///shared/work/a"}, {"path": "/in/b", "url": "/etc/passwd"},
+                            {"path": "/in/c", "content": "inline"}, {"path": "/in/d", "url": "s3://refs/d"}],
+                 "outputs": [{"path": "/out/x", "url": "file:///shared/work/../../etc/x"}, {"path": "/out/y", "url": "file:///shared/y"}],
+                 "executors": [{"image": "flash/shell:1", "command": ["true"]}]}""", TesModel.Task.class);
+        List<String> errors = TesFiles.outsideSharedRoots(task, List.of("s3://", "file:///shared"));
+        assertEquals(2, errors.size(), errors.toString());
+        assertTrue(errors.get(0).startsWith("inputs[1].url: /etc/passwd is outside the nodes' shared root /shared"), errors.get(0));
+        assertTrue(errors.get(1).startsWith("outputs[0].url: /etc/x is outside"), errors.get(1));
+        assertEquals(List.of(), TesFiles.outsideSharedRoots(task, List.of("file:///")), "everything lies under /");
+    }
+
+    @Test
     void relativePathsMissingUrlsAndStdinAreRefusedByField() throws Exception {
         var t = translate("""
                 {"inputs": [{"path": "data/a", "content": "x"}, {"path": "/b"}],
