@@ -12,6 +12,7 @@ import com.github.dockerjava.core.DockerClientImpl;
 import com.github.dockerjava.httpclient5.ApacheDockerHttpClient;
 import io.flash.schema.NetworkMode;
 import io.flash.schema.TaskDefinition;
+import org.jboss.logging.Logger;
 
 import java.time.Duration;
 import java.util.*;
@@ -36,6 +37,10 @@ public final class DockerRuntime implements ContainerRuntime, AutoCloseable {
     public static long pidsLimit(double cpu, int pidsPerCpu) {
         return Math.max(256L, (long) Math.ceil(cpu * pidsPerCpu));
     }
+
+    private static final Logger LOG = Logger.getLogger(DockerRuntime.class);
+    /** How often a container being waited for is looked at directly (see stoppedWithoutWord). */
+    private static final long STATE_LOOK_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final DockerClient docker;
     private volatile String platform = "";
@@ -230,6 +235,7 @@ public final class DockerRuntime implements ContainerRuntime, AutoCloseable {
                 super.onError(e);
             }
         })) {
+            long lastLook = start;
             while (true) {
                 try {
                     if (stopped.await(1, TimeUnit.SECONDS)) {
@@ -242,6 +248,10 @@ public final class DockerRuntime implements ContainerRuntime, AutoCloseable {
                     throw new java.io.InterruptedIOException("interrupted while waiting for " + containerId);
                 }
                 long now = System.nanoTime();
+                if (now - lastLook >= STATE_LOOK_NANOS) {
+                    lastLook = now;
+                    if (stoppedWithoutWord(containerId)) return exitOf(containerId, timedOut);
+                }
                 if (killedAt == null && timeoutSeconds != null && now - start >= TimeUnit.SECONDS.toNanos(timeoutSeconds)) {
                     timedOut = true;
                     refused = kill(containerId);
@@ -255,6 +265,28 @@ public final class DockerRuntime implements ContainerRuntime, AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * The engine's wait stream is not trusted alone: in CI one attempt's container exited and the
+     * wait never answered, so the attempt stayed RUNNING until the executor restarted. While
+     * waiting, the container's state is read every {@link #STATE_LOOK_NANOS}; a container found
+     * stopped ends the wait.
+     */
+    private boolean stoppedWithoutWord(String containerId) {
+        try {
+            Boolean running = docker.inspectContainerCmd(containerId).exec().getState().getRunning();
+            if (Boolean.FALSE.equals(running)) {
+                LOG.warnf("the engine's wait for container %s did not answer although it has stopped; its state ends the wait",
+                        containerId);
+                return true;
+            }
+        } catch (NotFoundException e) {
+            return false; // the exit that follows says what became of it
+        } catch (RuntimeException e) {
+            // the engine does not answer now; the wait goes on and asks again
+        }
+        return false;
     }
 
     @Override
