@@ -1,5 +1,6 @@
 package io.flash.e2e;
 
+import io.flash.common.client.TopicTail;
 import io.flash.common.jobfile.JobFiles;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.flash.schema.*;
@@ -45,6 +46,17 @@ class BatchClustersTest extends StackTest {
                 Map.of("FLASH_FRAMEWORK_ID", cluster, "FLASH_BATCH_CLUSTER", cluster, "FLASH_FRAMEWORK_SHARDS", "1",
                         "FLASH_BATCH_DISK_TYPE", cluster.equals("slurm") ? "hdd" : "ssd"));
         stack.awaitReady("framework-" + cluster, Duration.ofSeconds(120));
+        // Ready is not yet seen by level 1: until the cluster's first heartbeat with nodes, a retry that should go
+        // elsewhere finds no elsewhere and goes back to ecs.
+        try (TopicTail<FrameworkHeartbeat> heartbeats = new TopicTail<>(stack.bootstrapServers(), client.topics().frameworkHeartbeats)) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (heartbeats.values(h -> h.getFrameworkId().equals(cluster) && h.getNodes() > 0).isEmpty()
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(200);
+            }
+            assertFalse(heartbeats.values(h -> h.getFrameworkId().equals(cluster) && h.getNodes() > 0).isEmpty(),
+                    cluster + " reports its nodes within 60 s of starting");
+        }
     }
 
     @AfterAll

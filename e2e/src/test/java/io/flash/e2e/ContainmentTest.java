@@ -130,8 +130,10 @@ class ContainmentTest extends StackTest {
     @Test
     @Order(3)
     void aForkBombStopsAtItsPidsLimitIsKilledAtItsTimeoutAndLeavesNothingBehind() throws Exception {
-        // PID 1 stays alive (sleep), so only the timeout ends it; 0.25 cpu gives the floor of 256 pids.
-        TaskSpec bomb = task("bomb", "b(){ b|b& }; b; sleep 600", 0.25, "64Mi");
+        // PID 1 starts its sleep before the bomb and then only waits (a builtin, no fork), so only the timeout ends it:
+        // a fork after the bomb races it for the last pid and, when it loses, ends the task with the shell's exit 2.
+        // 0.25 cpu gives the floor of 256 pids.
+        TaskSpec bomb = task("bomb", "sleep 600 & b(){ b|b& }; b; wait", 0.25, "64Mi");
         bomb.setTimeout("10s");
         JobSubmission job = job("fork-bomb", bomb);
         long t0 = System.nanoTime();
