@@ -20,6 +20,7 @@ import java.util.*;
  */
 public final class FlashStack implements AutoCloseable {
 
+    /** The shared platform's object store (infra/s3/start.sh, as bin/flash up starts it). */
     public static final int S3_PORT = 18300;
     /** Keycloak of the secure-mode tests (infra/keycloak/start.sh); its health on the port after. */
     public static final int KEYCLOAK_PORT = 18180;
@@ -34,6 +35,8 @@ public final class FlashStack implements AutoCloseable {
     private final Map<String, String> serviceEnv;
     private final Map<String, Process> services = new LinkedHashMap<>();
     private final Map<String, Integer> ports = new HashMap<>();
+    /** Set for the shared platform only (one store port on the machine). */
+    private boolean objectStore;
     private static FlashStack shared;
 
     /**
@@ -59,6 +62,7 @@ public final class FlashStack implements AutoCloseable {
     private FlashStack() {
         this(Path.of(System.getProperty("flash.e2e.dir", "target/e2e")), Integer.getInteger("flash.e2e.kafka-port", 19092),
                 Integer.getInteger("flash.e2e.registry-port", 18081), Integer.getInteger("flash.e2e.http-base", 18090), 1, Map.of());
+        this.objectStore = true;
     }
 
     /** Another platform beside the shared one: its own data, ports and Kafka of {@code brokers} nodes (1 or 3). */
@@ -264,6 +268,7 @@ public final class FlashStack implements AutoCloseable {
         script("infra/kafka/start.sh");
         if (secure) identityProvider(true); // the secure registry checks tokens against it
         script("infra/registry/start.sh");
+        if (withObjectStore()) script("infra/s3/start.sh");
         script("infra/images/build-all.sh");
         RequiredImages.require("infra/images/build-all.sh", List.of("flash/shell:1", "flash/tools:1"));
         PlatformSetup.Settings settings = new PlatformSetup.Settings(bootstrapServers(), registryUrl(), 3, List.of("ecs"), 3, 8,
@@ -362,15 +367,40 @@ public final class FlashStack implements AutoCloseable {
         env.put("FLASH_DISPATCHER_REDISPATCH_GRACE", "5s");
         // Below those 15 s by more than a heartbeat's delay, as docs/scheduling.md requires.
         env.put("FLASH_FRAMEWORK_FENCE_AFTER_ABSENCE", "12s");
-        // The S3-compatible store ObjectStoreTest starts (s3proxy); nothing connects to it before.
-        env.put("FLASH_S3_ENDPOINT", "http://127.0.0.1:" + S3_PORT);
         env.put("FLASH_KEYCLOAK_PORT", Integer.toString(KEYCLOAK_PORT));
         env.put("FLASH_OIDC_URL", oidcUrl()); // whatever this JVM inherited
         env.put("FLASH_API_URL", apiUrl()); // where Keycloak may send the console's browser back to
         if (secure) env.put("FLASH_SECURITY", "on");
-        env.put("FLASH_S3_ACCESS_KEY", io.flash.common.testing.S3Server.ACCESS_KEY);
-        env.put("FLASH_S3_SECRET_KEY", io.flash.common.testing.S3Server.SECRET_KEY);
+        if (withObjectStore()) {
+            // As bin/flash up: the store's port for infra/s3/start.sh, its endpoint and keys for the services.
+            env.put("FLASH_S3_PORT", Integer.toString(S3_PORT));
+            env.put("FLASH_S3_ENDPOINT", s3Endpoint());
+            s3Keys().forEach(env::put);
+        }
         return env;
+    }
+
+    /** Only the shared platform has an object store: the others run as bin/flash up does without one. */
+    private boolean withObjectStore() {
+        return objectStore;
+    }
+
+    public String s3Endpoint() {
+        return "http://127.0.0.1:" + S3_PORT;
+    }
+
+    /** FLASH_S3_ACCESS_KEY and FLASH_S3_SECRET_KEY as infra/s3/start.sh drew them (none before it started). */
+    public Map<String, String> s3Keys() {
+        Map<String, String> keys = new HashMap<>();
+        try {
+            for (String line : Files.readAllLines(dir.resolve("s3/credentials"))) {
+                String[] kv = line.split("=", 2);
+                if (kv.length == 2) keys.put(kv[0], kv[1]);
+            }
+        } catch (IOException notYet) {
+            // the store has not started: nothing to give
+        }
+        return keys;
     }
 
     private void script(String path) throws Exception {
@@ -401,6 +431,7 @@ public final class FlashStack implements AutoCloseable {
         }
         try {
             script("infra/keycloak/stop.sh");
+            if (withObjectStore()) script("infra/s3/stop.sh");
             script("infra/registry/stop.sh");
         } finally {
             // A cluster with a node killed waits 30 s per node for a controlled shutdown that cannot

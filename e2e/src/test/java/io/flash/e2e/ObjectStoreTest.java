@@ -1,13 +1,14 @@
 package io.flash.e2e;
 
 import io.flash.common.ids.JobIds;
-import io.flash.common.testing.S3Server;
 import io.flash.schema.*;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -15,45 +16,47 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 import java.net.URI;
 import java.util.List;
+import java.util.Map;
 
 import static io.flash.e2e.FoundationTest.job;
 import static io.flash.e2e.FoundationTest.task;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * Inputs from and outputs to an S3-compatible store (s3proxy, started here) through the executor:
+ * Inputs from and outputs to the platform's own S3-compatible store (s3proxy, infra/s3/start.sh, as
+ * bin/flash up starts it) through the executor:
  * an object fetched as an input, outputs uploaded before SUCCEEDED, and a second job reading the
  * first one's output back from the store.
  */
 class ObjectStoreTest extends StackTest {
 
-    private S3Server s3;
     private S3Client client;
 
+    /** The platform's own store (infra/s3/start.sh, as bin/flash up runs it): no configuration but its keys. */
     @BeforeAll
-    void startStore() throws Exception {
-        s3 = new S3Server(FlashStack.S3_PORT, stack.dataDir().resolve("s3"));
-        s3.createBucket("genomes");
-        s3.createBucket("flash-results");
-        client = client(s3);
+    void fillStore() {
+        client = client(stack);
+        client.createBucket(b -> b.bucket("genomes"));
+        client.createBucket(b -> b.bucket("flash-results"));
         client.putObject(b -> b.bucket("genomes").key("ref/lambda.fa"), RequestBody.fromString(">lambda\nGGGCGGCGACCTCGCGGGTTTTCGCTA\n"));
     }
 
-    /** An SDK client of the test store, as a pipeline reading Flash's outputs would use. */
-    static S3Client client(S3Server s3) {
+    /** An SDK client of the platform's store, as a pipeline reading Flash's outputs would use. */
+    static S3Client client(FlashStack stack) {
+        Map<String, String> keys = stack.s3Keys();
         return S3Client.builder().httpClient(UrlConnectionHttpClient.create()).region(Region.US_EAST_1)
-                .endpointOverride(URI.create(s3.endpoint())).forcePathStyle(true)
+                .endpointOverride(URI.create(stack.s3Endpoint())).forcePathStyle(true)
                 // s3proxy, like many S3-compatible stores, rejects the SDK's newer default trailing checksums.
-                .requestChecksumCalculation(software.amazon.awssdk.core.checksums.RequestChecksumCalculation.WHEN_REQUIRED)
-                .responseChecksumValidation(software.amazon.awssdk.core.checksums.ResponseChecksumValidation.WHEN_REQUIRED)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(S3Server.ACCESS_KEY, S3Server.SECRET_KEY)))
+                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+                .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(keys.get("FLASH_S3_ACCESS_KEY"),
+                        keys.get("FLASH_S3_SECRET_KEY"))))
                 .build();
     }
 
     @AfterAll
-    void stopStore() throws Exception {
+    void closeClient() {
         if (client != null) client.close();
-        if (s3 != null) s3.close();
     }
 
     @Test

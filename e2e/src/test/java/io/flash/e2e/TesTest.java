@@ -10,8 +10,10 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -116,10 +118,9 @@ class TesTest extends StackTest {
      */
     @Test
     void executorsShareInputsAndAVolumeAndTheirOutputsAreUploaded() throws Exception {
-        try (var s3 = new io.flash.common.testing.S3Server(FlashStack.S3_PORT, stack.dataDir().resolve("tes-s3"));
-             var store = ObjectStoreTest.client(s3)) {
-            s3.createBucket("tes-in");
-            s3.createBucket("tes-out");
+        try (var store = ObjectStoreTest.client(stack)) {
+            store.createBucket(b -> b.bucket("tes-in"));
+            store.createBucket(b -> b.bucket("tes-out"));
             store.putObject(b -> b.bucket("tes-in").key("ref/lambda.fa"),
                     software.amazon.awssdk.core.sync.RequestBody.fromString(">lambda\nGGGCGGCGACCTCGCGGGTTTTCGCTA\n"));
             String body = """
@@ -218,6 +219,69 @@ class TesTest extends StackTest {
             Thread.sleep(1_000);
             assertEquals(List.of(), submitted.values(s -> true), "a refused request publishes nothing");
         }
+    }
+
+    /**
+     * TES tells why a task failed before any container ran (issue 29): a missing executable and an
+     * input the node would not fetch each have their TaskLog, an ExecutorLog in executor 0's place
+     * and the node's words in system_logs (they used to have {@code logs: []}).
+     */
+    @Test
+    void aTaskThatNeverStartedSaysWhyInItsLogs() throws Exception {
+        String missing = create("{\"name\": \"no-such-program\", \"resources\": {\"cpu_cores\": 1, \"ram_gb\": 0.064},"
+                + " \"executors\": [{\"image\": \"flash/shell:1\", \"command\": [\"ERROR\"]},"
+                + " {\"image\": \"flash/shell:1\", \"command\": [\"echo\", \"never\"]}]}");
+        String unfetched = create("{\"name\": \"unfetchable\", \"resources\": {\"cpu_cores\": 1, \"ram_gb\": 0.064},"
+                + " \"inputs\": [{\"path\": \"/in/x\", \"url\": \"http://127.0.0.1:1/x\"}],"
+                + " \"executors\": [{\"image\": \"flash/shell:1\", \"command\": [\"cat\", \"/in/x\"]}]}");
+        Map<String, String> words = Map.of(missing, "executable file not found", unfetched, "127.0.0.1");
+        for (Map.Entry<String, String> e : words.entrySet()) {
+            assertTrue(FINAL.contains(awaitState(e.getKey(), FINAL, Duration.ofSeconds(120))), e.getKey());
+            JsonNode logs = task(e.getKey(), "FULL").get("logs");
+            assertEquals(1, logs.size(), () -> "one TaskLog for the attempt: " + logs);
+            assertEquals(1, logs.get(0).get("logs").size(), () -> "executor 0's log, and none for the one after it: " + logs);
+            assertEquals(-1, logs.get(0).get("logs").get(0).get("exit_code").asInt(), logs::toString);
+            assertTrue(logs.get(0).get("system_logs").toString().contains(e.getValue()), () -> "the node's words: " + logs);
+        }
+    }
+
+    /**
+     * One limit at each door, equal in code, docs and here (issue 29): inline content up to 131,072
+     * bytes runs and FULL returns all of it; one byte more, or the 512 KiB that used to be answered
+     * with an id that never resolved, is a 400 naming the input; the HTTP door refuses an invalid or
+     * oversized job before publishing it.
+     */
+    @Test
+    void inlineContentAtItsLimitRunsWholeAndOneByteMoreIsRefusedByItsField() throws Exception {
+        Map<String, Integer> sizeOf = new HashMap<>();
+        for (int bytes : new int[]{131_071, 131_072}) {
+            sizeOf.put(create("{\"name\": \"content-" + bytes + "\", \"resources\": {\"cpu_cores\": 1, \"ram_gb\": 0.064},"
+                    + " \"inputs\": [{\"path\": \"/in/data\", \"content\": \"" + "a".repeat(bytes) + "\"}],"
+                    + " \"executors\": [{\"image\": \"flash/shell:1\", \"command\": [\"wc\", \"-c\", \"/in/data\"]}]}"), bytes);
+        }
+        for (Map.Entry<String, Integer> e : sizeOf.entrySet()) {
+            assertEquals("COMPLETE", awaitState(e.getKey(), FINAL, Duration.ofSeconds(90)), e.getKey());
+            JsonNode full = task(e.getKey(), "FULL");
+            assertEquals(e.getValue(), full.get("inputs").get(0).get("content").asText().length(), "FULL returns every byte");
+            assertEquals(e.getValue() + " /in/data", full.get("logs").get(0).get("logs").get(0).get("stdout").asText().trim());
+        }
+        for (int bytes : new int[]{131_073, 524_288}) {
+            HttpResponse<String> over = post("/tasks", "{\"inputs\": [{\"path\": \"/in/data\", \"content\": \"" + "a".repeat(bytes) + "\"}],"
+                    + " \"executors\": [{\"image\": \"flash/shell:1\", \"command\": [\"true\"]}]}");
+            assertEquals(400, over.statusCode(), over::body);
+            assertTrue(over.body().contains("inputs[0].content: " + bytes + " bytes; a task's inline contents may hold at most 131072"),
+                    over.body());
+        }
+        HttpResponse<String> invalid = http.send(HttpRequest.newBuilder(URI.create(stack.apiUrl() + "/jobs")).POST(HttpRequest.BodyPublishers
+                .ofString("name: x\ntasks:\n  - {name: a, image: \"flash/shell:1\", command: \"true\", resources: {cpu: 0}}\n")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, invalid.statusCode(), "refused before it is published, not a 202 with an id that never resolves");
+        assertTrue(invalid.body().contains("tasks[0].resources.cpu: 0.0 cores: must be more than 0"), invalid.body());
+        HttpResponse<String> huge = http.send(HttpRequest.newBuilder(URI.create(stack.apiUrl() + "/jobs")).POST(HttpRequest.BodyPublishers
+                .ofString("name: x\ntasks:\n  - {name: a, image: \"flash/shell:1\", command: \"true\", env: {BIG: \"" + "b".repeat(600_000)
+                        + "\"}}\n")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, huge.statusCode(), huge::body);
+        assertTrue(huge.body().contains("(body): the job spec is") && huge.body().contains("more than the limit of 524288"), huge.body());
     }
 
     @Test

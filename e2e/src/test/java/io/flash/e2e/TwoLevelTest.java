@@ -113,9 +113,10 @@ class TwoLevelTest extends StackTest {
 
     @Test
     @Order(3)
-    void twoUsersSubmittingTwoHundredTasksEachGetEqualShares() throws Exception {
-        JobSubmission alice = scatterJob("fair-alice", "alice", 200);
-        JobSubmission bob = scatterJob("fair-bob", "bob", 200);
+    void twoUsersSubmittingOneHundredTwentyTasksEachGetEqualShares() throws Exception {
+        int each = 120; // was 200: the same check, 40 s less of CI for the suites added since
+        JobSubmission alice = scatterJob("fair-alice", "alice", each);
+        JobSubmission bob = scatterJob("fair-bob", "bob", each);
         var results = client.openResults();
         String aliceJob = client.submit(alice);
         String bobJob = client.submit(bob);
@@ -126,10 +127,10 @@ class TwoLevelTest extends StackTest {
         List<TaskEvent> starts = new ArrayList<>(events.values(e -> e.getType() == TaskEventType.STARTED
                 && (e.getJobId().equals(aliceJob) || e.getJobId().equals(bobJob))));
         starts.sort(Comparator.comparingLong(TaskEvent::getAt));
-        assertTrue(starts.size() >= 400, "every shard started: " + starts.size());
-        long aliceStarts = starts.subList(0, 200).stream().filter(e -> e.getJobId().equals(aliceJob)).count();
-        System.out.printf("fair share: of the first 200 starts alice had %d, bob %d%n", aliceStarts, 200 - aliceStarts);
-        assertTrue(Math.abs(aliceStarts - 100) <= 10, "alice " + aliceStarts + " of 200 starts: not within 10% of equal");
+        assertTrue(starts.size() >= 2 * each, "every shard started: " + starts.size());
+        long aliceStarts = starts.subList(0, each).stream().filter(e -> e.getJobId().equals(aliceJob)).count();
+        System.out.printf("fair share: of the first %d starts alice had %d, bob %d%n", each, aliceStarts, each - aliceStarts);
+        assertTrue(Math.abs(aliceStarts - each / 2) <= each / 20, "alice " + aliceStarts + " of " + each + " starts: not within 10% of equal");
     }
 
     /**

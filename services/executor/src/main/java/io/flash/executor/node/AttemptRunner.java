@@ -140,8 +140,9 @@ final class AttemptRunner {
             int delivered = feeder.feed(running::get);
             LOG.infof("attempt %s: streamed %d objects, at most %d on the node at once", attemptId, delivered, feeder.peakFiles());
         } catch (Exception e) {
-            streamFailures.put(attemptId, new Staging.Failure(e instanceof ObjectStore.NotFound || e instanceof Beneath.Refused ? FailureClass.USER
-                    : FailureClass.INFRASTRUCTURE, "streaming its inputs failed: " + message(e)));
+            streamFailures.put(attemptId, e instanceof ObjectStore.NotFound || e instanceof Beneath.Refused
+                    ? new Staging.Failure(FailureClass.USER, "streaming its inputs failed: " + message(e))
+                    : Staging.Failure.unexpected("streaming its inputs failed", e));
             docker.kill(containerId);
         }
     }

@@ -41,6 +41,7 @@ public final class NodeAgent implements AutoCloseable {
     });
     private final RunningAttempts running = new RunningAttempts();
     private final StuckContainers stuck = new StuckContainers();
+    private final StuckAttempts stuckAttempts = new StuckAttempts(Duration.ofSeconds(60));
     private final OutsideKills outsideKills = new OutsideKills();
     private AutoCloseable killWatch;
     private final Map<String, String> killReasons = new ConcurrentHashMap<>();
@@ -118,10 +119,23 @@ public final class NodeAgent implements AutoCloseable {
         timers.scheduleAtFixedRate(this::heartbeatQuietly, 0, settings.heartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
         timers.scheduleAtFixedRate(this::refreshImages, 30, 30, TimeUnit.SECONDS);
         timers.scheduleAtFixedRate(() -> stuck.sweep(docker::remove), 10, 10, TimeUnit.SECONDS);
+        timers.scheduleAtFixedRate(this::watchForStuckAttemptsQuietly, 30, 30, TimeUnit.SECONDS);
         pollThread = new Thread(this::pollLoop, "assignments-" + settings.nodeId());
         pollThread.start();
+        if (!settings.objectStore().endpoint().isBlank()) timers.execute(this::checkObjectStore);
         LOG.infof("node %s serves framework %s: %s cpu, %d MiB, reading %s", settings.nodeId(), settings.frameworkId(),
                 settings.capacity().getCpu(), settings.capacity().getMemoryBytes() >> 20, partition);
+    }
+
+    /** Once at start: a store that cannot work is the operator's to mend, said before a task fails on it. */
+    private void checkObjectStore() {
+        String problem = objectStore().problem();
+        if (problem == null) {
+            LOG.infof("object store %s answers: s3:// inputs, outputs and job stores work", settings.objectStore().endpoint());
+        } else {
+            LOG.errorf("object store %s: %s; tasks that use s3:// will fail as UNSCHEDULABLE until it is mended",
+                    settings.objectStore().endpoint(), problem);
+        }
     }
 
     /** The Kafka cluster's id: what tells this platform's containers from another's on a shared engine. */
@@ -254,6 +268,7 @@ public final class NodeAgent implements AutoCloseable {
 
     private void guard(AttemptRef ref, Step step) {
         String attemptId = ref.attemptId();
+        stuckAttempts.begin(attemptId, Thread.currentThread());
         try {
             step.run();
         } catch (Exception e) {
@@ -264,7 +279,16 @@ public final class NodeAgent implements AutoCloseable {
                 LOG.errorf(again, "attempt %s: could not report; it will be reconciled on the next start", attemptId);
             }
         } finally {
+            stuckAttempts.end(attemptId);
             running.release(attemptId);
+        }
+    }
+
+    private void watchForStuckAttemptsQuietly() {
+        try {
+            stuckAttempts.look(docker.containersOf(settings.nodeId()), System.currentTimeMillis());
+        } catch (RuntimeException e) {
+            LOG.warnf("could not look for stuck attempts: %s", AttemptRunner.message(e));
         }
     }
 

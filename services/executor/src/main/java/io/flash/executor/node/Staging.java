@@ -30,6 +30,17 @@ final class Staging {
 
     /** Why staging failed, classified: a missing file is the user's, an unreachable store is not. */
     record Failure(FailureClass failureClass, String reason) {
+
+        /**
+         * An unexpected failure while {@code doing}: the infrastructure's, retried — unless the node's
+         * object store settings cannot work, which no retry mends and which is not the user's doing:
+         * the attempt is unschedulable here and the reason says what the operator sets.
+         */
+        static Failure unexpected(String doing, Exception e) {
+            String misconfigured = ObjectStore.misconfiguration(e);
+            if (misconfigured != null) return new Failure(FailureClass.UNSCHEDULABLE, doing + ": " + misconfigured);
+            return new Failure(FailureClass.INFRASTRUCTURE, doing + ": " + AttemptRunner.message(e));
+        }
     }
 
     /** What an attempt must leave behind and where it goes. {@link #NONE} after a restart (not known then). */
@@ -96,7 +107,7 @@ final class Staging {
             } catch (ObjectStore.NotFound e) {
                 missing.add(input + " (" + e.getMessage() + ")");
             } catch (Exception e) {
-                return new Failure(FailureClass.INFRASTRUCTURE, "could not fetch input " + input + ": " + message(e));
+                return Failure.unexpected("could not fetch input " + input, e);
             }
         }
         if (missing.isEmpty()) return null;
@@ -127,8 +138,7 @@ final class Staging {
                 return new Published(List.of(), new Failure(FailureClass.USER,
                         "could not upload output " + output + " to " + outputs.store() + ": " + e.getMessage()));
             } catch (Exception e) {
-                return new Published(List.of(), new Failure(FailureClass.INFRASTRUCTURE,
-                        "could not upload output " + output + " to " + outputs.store() + ": " + message(e)));
+                return new Published(List.of(), Failure.unexpected("could not upload output " + output + " to " + outputs.store(), e));
             }
         }
         if (!missing.isEmpty()) {

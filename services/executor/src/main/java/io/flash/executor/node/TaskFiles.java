@@ -91,7 +91,7 @@ final class TaskFiles {
             } catch (Missing | ObjectStore.NotFound | Beneath.Refused | AddressRule.Refused e) {
                 return new Staging.Failure(FailureClass.USER, "input " + what + ": " + e.getMessage());
             } catch (Exception e) {
-                return new Staging.Failure(FailureClass.INFRASTRUCTURE, "could not fetch input " + what + ": " + message(e));
+                return Staging.Failure.unexpected("could not fetch input " + what, e);
             }
         }
         for (Mount m : mounts) {

@@ -6,6 +6,7 @@ import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.core.sync.ResponseTransformer;
@@ -15,11 +16,12 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.*;
 
+import java.io.InputStream;
 import java.net.URI;
 import java.nio.file.Files;
-import java.io.InputStream;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Set;
 
 /**
  * The S3-compatible object store, through the AWS SDK for Java v2 (any S3 API: AWS, MinIO, Ceph,
@@ -43,6 +45,31 @@ public final class ObjectStore implements AutoCloseable {
         }
     }
 
+    /** What the operator sets for s3:// to work (bin/flash up starts a store on one machine and sets them). */
+    static final String SETTINGS_HINT = "the node's object store is set by FLASH_S3_ENDPOINT, FLASH_S3_ACCESS_KEY and "
+            + "FLASH_S3_SECRET_KEY (bin/flash up starts one on this machine; docs/operations.md)";
+
+    /**
+     * Why the node's store settings cannot work, when {@code e} says so: no credentials found, or a key
+     * or signature the store does not know. Null for any other failure (a store that is down, a slow
+     * network), which a retry may mend.
+     */
+    public static String misconfiguration(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof S3Exception s3 && s3.awsErrorDetails() != null && s3.awsErrorDetails().errorCode() != null
+                    && MISCONFIGURED_CODES.contains(s3.awsErrorDetails().errorCode())) {
+                return "the object store refused this node's key (" + s3.awsErrorDetails().errorCode() + "); " + SETTINGS_HINT;
+            }
+            if (t instanceof SdkClientException && t.getMessage() != null && t.getMessage().contains("Unable to load credentials")) {
+                return "this node has no credentials for the object store; " + SETTINGS_HINT;
+            }
+        }
+        return null;
+    }
+
+    private static final Set<String> MISCONFIGURED_CODES = Set.of("InvalidAccessKeyId", "SignatureDoesNotMatch",
+            "InvalidSecurity", "InvalidToken", "ExpiredToken");
+
     private final S3Client client;
 
     public ObjectStore(Settings settings) {
@@ -62,6 +89,20 @@ public final class ObjectStore implements AutoCloseable {
         this.client = builder.build();
     }
 
+    /**
+     * Asks the store for its buckets, as a node does once at start: null when it answers, else what
+     * is wrong in words (the settings, or a store that does not answer).
+     */
+    public String problem() {
+        try {
+            client.listBuckets();
+            return null;
+        } catch (RuntimeException e) {
+            String misconfigured = misconfiguration(e);
+            return misconfigured != null ? misconfigured : "the object store does not answer (" + e.getMessage() + ")";
+        }
+    }
+
     /** The object's entity tag (changes when the object does). */
     public String etag(ObjectLocation at) throws NotFound {
         try {
@@ -70,7 +111,21 @@ public final class ObjectStore implements AutoCloseable {
             throw new NotFound(at + " does not exist");
         } catch (S3Exception e) {
             if (e.statusCode() == 404) throw new NotFound(at + " does not exist");
+            if (e.statusCode() == 403) throw withItsReason(at);
             throw e;
+        }
+    }
+
+    /** A HEAD answer has no body, so a 403 does not say why: the first byte is asked for, whose refusal says. */
+    private RuntimeException withItsReason(ObjectLocation at) throws NotFound {
+        try {
+            client.getObject(GetObjectRequest.builder().bucket(at.bucket()).key(at.key()).range("bytes=0-0").build(),
+                    ResponseTransformer.toBytes());
+            return new IllegalStateException("the store refused to describe " + at + " but gave its first byte");
+        } catch (NoSuchKeyException | NoSuchBucketException e) {
+            throw new NotFound(at + " does not exist");
+        } catch (S3Exception e) {
+            return e;
         }
     }
 

@@ -92,6 +92,23 @@ class TaskFilesTest {
         assertTrue(Files.isDirectory(workspace.resolve("tes/fs/vol")), "a writable mount's source is created empty");
     }
 
+    /** A key the store does not know is the operator's to mend: no retry, not the user's failure, the settings named. */
+    @Test
+    void aStoreThatRefusesTheNodesKeyIsAConfigurationErrorNotARetry() throws Exception {
+        try (ObjectStore wrongKey = new ObjectStore(new ObjectStore.Settings(s3.endpoint(), "us-east-1", S3Server.ACCESS_KEY, "not-the-secret", true))) {
+            InputCache cache = new InputCache(wrongKey, Files.createTempDirectory("cache2"), 1 << 20);
+            TaskFiles misconfigured = new TaskFiles(() -> wrongKey, () -> cache,
+                    shared, new Scratch(workspace.getParent(), "n2", TaskOwner.of(ContainerRuntime.TASK_USER)), AddressRule.of(""));
+            Staging.Failure f = misconfigured.stage(workspace, List.of(new Fetch("s3://refs/genome.fa", null, "tes/fs/g.fa", false)), List.of());
+            assertNotNull(f);
+            assertEquals(FailureClass.UNSCHEDULABLE, f.failureClass(), f.reason());
+            assertTrue(f.reason().contains("refused this node's key (SignatureDoesNotMatch)") && f.reason().contains("FLASH_S3_SECRET_KEY"),
+                    f.reason());
+            assertTrue(wrongKey.problem().contains("SignatureDoesNotMatch"), "said once at start as well");
+        }
+        assertNull(store.problem(), "the right key: the store answers");
+    }
+
     @Test
     void aMissingOrForbiddenSourceIsTheTasksOwnFailure() {
         List<Fetch> bad = List.of(new Fetch("s3://refs/absent", null, "x1", false), new Fetch(url("/absent"), null, "x2", false),

@@ -5,6 +5,8 @@ import io.flash.common.jobfile.JobFileException;
 import io.flash.common.jobfile.JobFiles;
 import io.flash.ingest.access.Access;
 import io.flash.ingest.access.Caller;
+import io.flash.ingest.intake.SubmissionProcessor;
+import io.flash.ingest.validation.ValidationResult;
 import io.flash.ingest.view.JobViews;
 import io.flash.schema.JobState;
 import io.flash.schema.JobStatus;
@@ -19,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * The HTTP face of Flash. Reads come from this instance's {@link JobViews}; writes are published to
@@ -56,11 +59,13 @@ public class JobsResource {
     private final JobViews views;
     private final JobClient client;
     private final Callers callers;
+    private final SubmissionProcessor validation;
 
-    public JobsResource(JobViews views, JobClient client, Callers callers) {
+    public JobsResource(JobViews views, JobClient client, Callers callers, SubmissionProcessor validation) {
         this.views = views;
         this.client = client;
         this.callers = callers;
+        this.validation = validation;
     }
 
     @GET
@@ -103,7 +108,7 @@ public class JobsResource {
         return Response.ok(list.jobs().stream().map(JobView::of).toList()).header("X-Total-Count", list.total()).build();
     }
 
-    /** A job file (YAML or JSON) in the body; published to the ingest topic. 202: validation is asynchronous. */
+    /** A job file (YAML or JSON) in the body; validated, then published to the ingest topic (202: it runs asynchronously). */
     @POST
     @Consumes({MediaType.WILDCARD})
     public Response submit(String body) throws Exception {
@@ -118,6 +123,14 @@ public class JobsResource {
         Access.Ownership ownership = Access.ownerOf(caller.get(), job.getOwner());
         if (ownership.refusal() != null) return error(403, ownership.refusal());
         if (ownership.owner() != null) job.setOwner(ownership.owner());
+        if (job.getSubmissionId() == null || job.getSubmissionId().isBlank()) job.setSubmissionId(UUID.randomUUID().toString());
+        // Checked before it is published: an id this door answers with always resolves (a rejection after
+        // publishing would leave the client polling a 404).
+        ValidationResult checked = validation.check(job, job.getSubmissionId(), System.currentTimeMillis());
+        if (!checked.isAccepted()) {
+            List<String> errors = checked.errors().stream().map(e -> e.getField() + ": " + e.getReason()).toList();
+            return Response.status(400).entity(Map.of("error", String.join("; ", errors), "errors", errors)).build();
+        }
         String jobId = client.submit(job, callers.token());
         return Response.accepted(Map.of("jobId", jobId, "submissionId", job.getSubmissionId(),
                 "status", "/jobs/" + jobId)).build();

@@ -80,10 +80,26 @@ public final class Intake {
         this.ownerScoped = ownerScoped;
     }
 
-    /** What a door that must answer at once (TES) would get for the submission. */
+    /**
+     * What a door that must answer at once (HTTP, TES) would get for the submission, the size limit
+     * included: a door that publishes only what passes never hands out an id that does not resolve.
+     */
     public ValidationResult check(JobSubmission submission, String submissionId, long now) {
+        int bytes = SpecBytes.onTheTopic(submission);
+        if (bytes > maxSpecBytes) {
+            return ValidationResult.rejected(List.of(new FieldError("(body)", tooLarge(bytes))));
+        }
         String jobId = ownerScoped ? JobIds.forSubmission(submission.getOwner(), submissionId) : JobIds.forSubmission(submissionId);
         return validator.validate(submission, jobId, submissionId, now, largestNode.get());
+    }
+
+    public int maxSpecBytes() {
+        return maxSpecBytes;
+    }
+
+    private String tooLarge(int bytes) {
+        return "the job spec is " + bytes + " bytes, more than the limit of " + maxSpecBytes
+                + " (flash.ingest.max-spec-bytes); scatter over a range, split the job, or give large inputs as files (url)";
     }
 
     public Decision decide(Source from, byte[] payload, Decoder decoder, long now) {
@@ -107,8 +123,7 @@ public final class Intake {
     private Decision decideOrThrow(Source from, Submitter submitter, String key, byte[] payload, Decoder decoder, long now)
             throws InterruptedException {
         if (payload != null && payload.length > maxSpecBytes) {
-            return reject(from, key, null, List.of(new FieldError("(record)", "the job spec is " + payload.length
-                    + " bytes, more than the limit of " + maxSpecBytes + "; scatter over a range or split the job")), now);
+            return reject(from, key, null, List.of(new FieldError("(record)", tooLarge(payload.length))), now);
         }
         JobSubmission submission;
         try {

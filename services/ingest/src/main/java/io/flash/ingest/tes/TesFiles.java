@@ -6,6 +6,7 @@ import io.flash.schema.Mount;
 import io.flash.schema.Upload;
 
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.*;
 
@@ -19,6 +20,12 @@ import java.util.*;
 final class TesFiles {
 
     static final String MIRROR = "tes/fs";
+    /**
+     * Inline content a task may carry, all its inputs together, in UTF-8 bytes: the spec asks for at
+     * least 128 KiB. Every executor's job task carries a copy and the task document keeps one for
+     * the FULL view, so more would crowd the job spec's own limit; larger files go by url.
+     */
+    public static final int MAX_CONTENT_BYTES = 128 * 1024;
 
     /** What every executor mounts and fetches; the uploads go on the last one. */
     record Plan(List<Mount> mounts, List<Fetch> fetches, List<Upload> uploads) {
@@ -83,6 +90,7 @@ final class TesFiles {
         for (String dir : roots) mounts.add(new Mount(dir, mirror(dir), false));
         List<Fetch> fetches = new ArrayList<>();
         List<TesModel.Input> inputs = task.inputs() == null ? List.of() : task.inputs();
+        long contentBytes = 0;
         for (int i = 0; i < inputs.size(); i++) {
             TesModel.Input in = inputs.get(i);
             String at = "inputs[" + i + "]";
@@ -94,6 +102,14 @@ final class TesFiles {
             if (path == null) continue;
             boolean directory = "DIRECTORY".equals(in.type());
             if (in.content() != null && !in.content().isEmpty()) {
+                long bytes = in.content().getBytes(StandardCharsets.UTF_8).length;
+                contentBytes += bytes;
+                if (contentBytes > MAX_CONTENT_BYTES) {
+                    errors.add(at + ".content: " + bytes + " bytes" + (contentBytes > bytes ? " (" + contentBytes + " with the inputs before it)" : "")
+                            + "; a task's inline contents may hold at most " + MAX_CONTENT_BYTES + " bytes in all (docs/tes.md);"
+                            + " give a larger file by its url");
+                    continue;
+                }
                 fetches.add(new Fetch(null, in.content(), mirror(path), false)); // the spec: content wins over url
             } else if (in.url() != null && !in.url().isBlank()) {
                 String url = in.url().strip();
@@ -117,6 +133,7 @@ final class TesFiles {
                 .map(r -> Path.of(r.substring("file://".length())).normalize()).toList();
         List<String> errors = new ArrayList<>();
         List<TesModel.Input> inputs = task.inputs() == null ? List.of() : task.inputs();
+        long contentBytes = 0;
         for (int i = 0; i < inputs.size(); i++) {
             TesModel.Input in = inputs.get(i);
             if (in == null || in.content() != null && !in.content().isEmpty() || in.url() == null) continue;

@@ -19,6 +19,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.util.*;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * GA4GH TES 1.1 under {@code /ga4gh/tes/v1} (docs/tes.md): create, the three views, list with its
@@ -47,8 +48,10 @@ public class TesResource {
 
     public TesResource(JobViews views, SubmissionProcessor validation, JobClient client, Callers callers,
                        @ConfigProperty(name = "quarkus.application.version", defaultValue = "0.1.0") String version,
-                       @ConfigProperty(name = "flash.tes.storage") List<String> storage) {
-        this.storage = storage;
+                       @ConfigProperty(name = "flash.tes.storage") List<String> storage,
+                       @ConfigProperty(name = "flash.tes.object-store", defaultValue = "") String objectStore) {
+        this.storage = objectStore.isBlank() || storage.contains("s3://") ? storage
+                : Stream.concat(Stream.of("s3://"), storage.stream()).toList();
         this.callers = callers;
         this.views = views;
         this.validation = validation;

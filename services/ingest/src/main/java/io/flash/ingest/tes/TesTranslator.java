@@ -26,8 +26,14 @@ public final class TesTranslator {
     public static final String WARNINGS_LABEL = "ga4gh.tes/warnings";
     /** Set when the inputs' contents made the kept document too large and were left out of it. */
     public static final String CONTENT_DROPPED_LABEL = "ga4gh.tes/content-dropped";
-    /** The kept document is re-sent with every status update of the job: bounded well below a record. */
-    static final int MAX_TASK_DOCUMENT_BYTES = 64 * 1024;
+    /**
+     * The kept document is re-sent with every status update of the job: bounded well below a record.
+     * It holds the inputs' contents (at most {@link TesFiles#MAX_CONTENT_BYTES}, so FULL returns what
+     * was accepted) and room for the rest and JSON's escapes.
+     */
+    static final int MAX_TASK_DOCUMENT_BYTES = TesFiles.MAX_CONTENT_BYTES + 128 * 1024;
+    /** The document without contents: what is left when a content's escapes would crowd the record. */
+    static final int MAX_BARE_DOCUMENT_BYTES = 64 * 1024;
     private static final ObjectMapper JSON = new ObjectMapper();
     /** backend_parameters keys Flash understands (case-insensitive), besides {@code node_label.<key>}. */
     public static final List<String> BACKEND_PARAMETERS = List.of("disk_type", "gpus", "network", "framework", "queue",
@@ -84,12 +90,13 @@ public final class TesTranslator {
         labels.keySet().stream().filter(k -> k.startsWith("ga4gh.tes/"))
                 .forEach(k -> errors.add("tags." + k + ": the prefix ga4gh.tes/ is kept for Flash's own labels; choose another key"));
         String document = kept(task, dropped, true);
+        String bare = kept(task, dropped, false);
         if (bytes(document) > MAX_TASK_DOCUMENT_BYTES) {
-            document = kept(task, dropped, false); // the contents are in the job's fetches; FULL then shows them without
+            document = bare; // the contents are in the job's fetches; FULL then shows them without
             labels.put(CONTENT_DROPPED_LABEL, "true");
         }
-        if (bytes(document) > MAX_TASK_DOCUMENT_BYTES) {
-            errors.add("(body): the task document is over " + MAX_TASK_DOCUMENT_BYTES / 1024
+        if (bytes(bare) > MAX_BARE_DOCUMENT_BYTES) {
+            errors.add("(body): the task document is over " + MAX_BARE_DOCUMENT_BYTES / 1024
                     + " KiB without input contents; put long scripts in an input file");
         }
         labels.put(TASK_LABEL, document);

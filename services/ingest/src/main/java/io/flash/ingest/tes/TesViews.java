@@ -20,6 +20,8 @@ public final class TesViews {
     public enum View { MINIMAL, BASIC, FULL }
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The exit code of an executor whose container never ran or was stopped before it exited (docs/tes.md). */
+    static final int NEVER_RAN = -1;
     /** How the executor reports an upload (TaskFiles.publish): {@code <url> <- <path> (<n> bytes)}. */
     private static final java.util.regex.Pattern UPLOADED = java.util.regex.Pattern.compile("(\\S+) <- (.+) \\((\\d+) bytes\\)");
 
@@ -87,19 +89,23 @@ public final class TesViews {
 
     /**
      * One TaskLog for the task's run: Flash retries an executor's infrastructure failures inside
-     * the run, and those retries are told in system_logs rather than as further TaskLogs.
+     * the run, and those retries are told in system_logs rather than as further TaskLogs. Every
+     * executor that was attempted and has ended has its ExecutorLog, in executor order, so entry i
+     * is executor i's: one whose container never started (an image or executable that is not there,
+     * an input that could not be fetched) has exit code {@link #NEVER_RAN} and its reason in
+     * system_logs.
      */
     private static ArrayNode logs(JobStatus job, List<TaskSummary> executors, View view) {
         ArrayNode logs = JSON.createArrayNode();
-        List<TaskSummary> started = executors.stream().filter(e -> e.getStartedAt() != null || e.getExitCode() != null).toList();
-        if (started.isEmpty()) return logs;
+        List<TaskSummary> attempted = executors.stream().filter(TesViews::attempted).toList();
+        if (attempted.isEmpty()) return logs;
         ObjectNode log = logs.addObject();
         ArrayNode executorLogs = log.putArray("logs");
         Long taskStart = null, taskEnd = null;
-        for (TaskSummary e : started) {
+        for (TaskSummary e : attempted) {
             if (e.getStartedAt() != null && taskStart == null) taskStart = e.getStartedAt();
             if (e.getFinishedAt() != null) taskEnd = e.getFinishedAt();
-            if (e.getExitCode() == null) continue; // the spec requires exit_code: a running executor is not logged yet
+            if (!ended(e)) continue; // the spec requires exit_code: a running executor is not logged yet
             ObjectNode el = executorLogs.addObject();
             if (e.getStartedAt() != null) el.put("start_time", Instant.ofEpochMilli(e.getStartedAt()).toString());
             if (e.getFinishedAt() != null) el.put("end_time", Instant.ofEpochMilli(e.getFinishedAt()).toString());
@@ -107,10 +113,10 @@ public final class TesViews {
                 el.put("stdout", e.getStdoutTail() == null ? "" : e.getStdoutTail());
                 el.put("stderr", ""); // the executor keeps one tail of both streams, given as stdout
             }
-            el.put("exit_code", e.getExitCode());
+            el.put("exit_code", e.getExitCode() != null ? e.getExitCode() : NEVER_RAN);
         }
         ObjectNode metadata = log.putObject("metadata");
-        TaskSummary last = started.get(started.size() - 1);
+        TaskSummary last = attempted.get(attempted.size() - 1);
         if (last.getFrameworkId() != null) metadata.put("framework", last.getFrameworkId());
         if (last.getNodeId() != null) metadata.put("node", last.getNodeId());
         metadata.put("flash_job", job.getJobId());
@@ -143,6 +149,18 @@ public final class TesViews {
             if (job.getMessage() != null) system.add(job.getMessage());
         }
         return logs;
+    }
+
+    /** An attempt was made: a container ran, or the node reported why none could. */
+    private static boolean attempted(TaskSummary e) {
+        return e.getAttempts() > 0 || e.getStartedAt() != null || e.getExitCode() != null;
+    }
+
+    private static boolean ended(TaskSummary e) {
+        return switch (e.getState()) {
+            case SUCCEEDED, FAILED, LOST, CANCELLED -> true;
+            default -> e.getExitCode() != null;
+        };
     }
 
     private static String where(TaskSummary e) {

@@ -80,6 +80,23 @@ class IntakeTest {
     }
 
     @Test
+    void aDoorCountsTheSpecAsTheTopicCarriesItAndRefusesOneByteOverTheLimit() throws Exception {
+        JobSubmission job = job("run-43", "flash/shell:1");
+        int onTheTopic = SpecBytes.onTheTopic(job);
+        // Avro's single-object encoding has a 10-byte header where the registry's wire format has 5.
+        assertEquals(job.toByteBuffer().remaining() - 10 + 5, onTheTopic);
+        for (int limit : new int[]{onTheTopic - 1, onTheTopic, onTheTopic + 1}) {
+            var checked = new Intake(new JobValidator(Limits.defaults()), limit, Optional::empty, false).check(job, "run-43", 5L);
+            assertEquals(limit >= onTheTopic, checked.isAccepted(), "a spec of " + onTheTopic + " bytes at the limit " + limit);
+            if (!checked.isAccepted()) {
+                assertEquals("(body)", checked.errors().get(0).getField());
+                assertTrue(checked.errors().get(0).getReason().startsWith("the job spec is " + onTheTopic + " bytes, more than the limit of "
+                        + limit + " (flash.ingest.max-spec-bytes)"), checked.errors().toString());
+            }
+        }
+    }
+
+    @Test
     void whateverTheDecoderThrowsBecomesARejectionNeverAnException() {
         List<Intake.Decoder> hostile = List.of(
                 bytes -> {

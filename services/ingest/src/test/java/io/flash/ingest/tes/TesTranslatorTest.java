@@ -139,10 +139,37 @@ class TesTranslatorTest {
 
     @Test
     void aTaskDocumentOverTheKeptLimitIsRefused() throws Exception {
-        String big = "x".repeat(TesTranslator.MAX_TASK_DOCUMENT_BYTES);
+        String big = "x".repeat(TesTranslator.MAX_BARE_DOCUMENT_BYTES);
         var t = translate("{\"executors\": [{\"image\": \"alpine\", \"command\": [\"echo\", \"" + big + "\"]}]}");
         assertNull(t.submission());
         assertTrue(t.errors().get(0).startsWith("(body): the task document is over 64 KiB"), t.errors().toString());
+    }
+
+    @Test
+    void inlineContentUpToTheLimitIsKeptWholeForFullAndOneByteMoreIsRefusedByItsField() throws Exception {
+        for (int bytes : new int[]{TesFiles.MAX_CONTENT_BYTES - 1, TesFiles.MAX_CONTENT_BYTES}) {
+            var t = translate(withContents("a".repeat(bytes)));
+            assertEquals(List.of(), t.errors(), bytes + " bytes");
+            var kept = new com.fasterxml.jackson.databind.ObjectMapper().readTree(t.submission().getLabels().get(TesTranslator.TASK_LABEL));
+            assertEquals(bytes, kept.get("inputs").get(0).get("content").asText().length(), "FULL has all of it");
+            assertFalse(t.submission().getLabels().containsKey(TesTranslator.CONTENT_DROPPED_LABEL));
+        }
+        var over = translate(withContents("a".repeat(TesFiles.MAX_CONTENT_BYTES + 1)));
+        assertNull(over.submission());
+        assertEquals(List.of("inputs[0].content: 131073 bytes; a task's inline contents may hold at most 131072 bytes in all"
+                + " (docs/tes.md); give a larger file by its url"), over.errors());
+        var second = translate(withContents("a".repeat(100_000), "b".repeat(40_000)));
+        assertEquals(List.of("inputs[1].content: 40000 bytes (140000 with the inputs before it); a task's inline contents may hold"
+                + " at most 131072 bytes in all (docs/tes.md); give a larger file by its url"), second.errors());
+    }
+
+    private static String withContents(String... contents) {
+        StringBuilder inputs = new StringBuilder();
+        for (int i = 0; i < contents.length; i++) {
+            if (i > 0) inputs.append(", ");
+            inputs.append("{\"path\": \"/in/").append(i).append("\", \"content\": \"").append(contents[i]).append("\"}");
+        }
+        return "{\"inputs\": [" + inputs + "], \"executors\": [{\"image\": \"alpine\", \"command\": [\"cat\", \"/in/0\"]}]}";
     }
 
     @Test

@@ -95,6 +95,25 @@ class TesViewsTest {
         assertEquals(0, queued.get("logs").size());
     }
 
+    @Test
+    void anExecutorWhoseContainerNeverStartedHasItsLogInItsPlaceAndItsReasonInSystemLogs() throws Exception {
+        TaskSummary unstartable = TaskSummary.newBuilder().setName("exec-0").setTaskId("job1.exec-0").setState(TaskState.FAILED)
+                .setAttempts(1).setFailureClass(FailureClass.USER).setFrameworkId("ecs").setNodeId("node-0")
+                .setReason("the engine could not start the container: exec: \"ERROR\": executable file not found in $PATH")
+                .setFinishedAt(1_764_583_201_000L).build();
+        JsonNode alone = TesSchema.check(task, TesViews.render(status(JobState.FAILED, "exec-0 failed"), List.of(unstartable),
+                TesViews.View.FULL)).get("logs");
+        assertEquals(1, alone.size(), "a task that was attempted has its TaskLog");
+        assertEquals(TesViews.NEVER_RAN, alone.get(0).get("logs").get(0).get("exit_code").asInt());
+        assertTrue(alone.get(0).get("system_logs").toString().contains("exec-0: the engine could not start the container: exec: "
+                + "\\\"ERROR\\\": executable file not found in $PATH [USER] on node node-0 of framework ecs"), alone.toString());
+        // ignore_error: the first cannot start, the second runs — entry 0 is still executor 0's
+        JsonNode both = TesSchema.check(task, TesViews.render(status(JobState.SUCCEEDED, null),
+                List.of(unstartable, executor(1, TaskState.SUCCEEDED, 0, null, "hi\n")), TesViews.View.FULL)).get("logs").get(0).get("logs");
+        assertEquals(List.of(TesViews.NEVER_RAN, 0), List.of(both.get(0).get("exit_code").asInt(), both.get(1).get("exit_code").asInt()));
+        assertEquals("hi\n", both.get(1).get("stdout").asText());
+    }
+
     /** The spec's own table for tag_key / tag_value. */
     @Test
     void tagFiltersMatchAsTheSpecsTableSays() {
