@@ -8,7 +8,8 @@
 #      apache2-utils (the private-registry test), and the one-machine Slurm and Grid Engine the batch
 #      adapter's tests run against (slurm-wlm, munge, gridengine-*; infra/clusters/ configures and
 #      starts them when a test needs them), and Debian's chromium + chromium-driver for the console's
-#      browser test. Node.js and npm (the console's build) when `npm` is missing.
+#      browser test, and Debian's snakemake with py-tes's python3 packages (the Snakemake-on-TES test).
+#      Node.js and npm (the console's build) when `npm` is missing.
 #   2. A Docker engine: when none answers, `dockerd` is started in the background (log:
 #      $FLASH_DATA_DIR/logs/dockerd.log, pid: $FLASH_DATA_DIR/dockerd.pid). It is left running;
 #      `bin/flash down` says so and `bin/flash down --engine` stops it.
@@ -46,6 +47,10 @@ if [ $for_tests = 1 ]; then
   if ! [ -x /usr/lib/gridengine/sge_qmaster ] || ! command -v qsub >/dev/null; then
     for p in gridengine-master gridengine-exec gridengine-client; do need_pkg "$p"; done
   fi
+  # Debian's Snakemake speaks TES through py-tes (e2e/clients), which needs these; the same packages
+  # make the flash/snakemake task image (infra/images/snakemake, built by SnakemakeTest).
+  while read -r p; do need_pkg "$p"; done < <(grep -v '^#' "$FLASH_HOME/infra/images/snakemake/packages.txt")
+  for p in python3-attr python3-requests python3-dateutil; do need_pkg "$p"; done
   command -v chromium >/dev/null || need_pkg chromium
   command -v chromedriver >/dev/null || need_pkg chromium-driver
 fi
