@@ -38,4 +38,18 @@ class TesSchemaTest {
         assertThrows(AssertionError.class, () -> TesSchema.check(serviceInfo, "{\"id\": \"x\", \"name\": \"y\"}"));
         assertThrows(AssertionError.class, () -> TesSchema.check(listTasksResponse, "{\"tasks\": [{\"id\": \"t\"}]}"));
     }
+
+    @Test
+    void theUpstreamOpenApiDocumentIsAppliedAsItStands() throws Exception {
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        TesSchema.checkUpstream(task, json.readTree("""
+                {"id": "t", "state": "COMPLETE", "executors": [{"image": "alpine", "command": ["true"]}],
+                 "logs": [{"logs": [{"exit_code": 0}], "outputs": [], "system_logs": ["ok"]}]}"""));
+        AssertionError badState = assertThrows(AssertionError.class, () -> TesSchema.checkUpstream(task,
+                json.readTree("{\"state\": \"DONE\", \"executors\": [{\"image\": \"alpine\", \"command\": [\"true\"]}]}")));
+        assertTrue(badState.getMessage().startsWith("not the upstream document's tesTask"), badState.getMessage());
+        assertThrows(AssertionError.class, () -> TesSchema.checkUpstream(task, json.readTree("{\"executors\": [{\"image\": \"alpine\"}]}")),
+                "an executor without command");
+        assertThrows(AssertionError.class, () -> TesSchema.checkUpstream(createTaskResponse, json.readTree("{}")), "create answers an id");
+    }
 }
