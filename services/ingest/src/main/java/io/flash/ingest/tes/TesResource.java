@@ -49,8 +49,8 @@ public class TesResource {
     public TesResource(JobViews views, SubmissionProcessor validation, JobClient client, Callers callers,
                        @ConfigProperty(name = "quarkus.application.version", defaultValue = "0.1.0") String version,
                        @ConfigProperty(name = "flash.tes.storage") List<String> storage,
-                       @ConfigProperty(name = "flash.tes.object-store", defaultValue = "") String objectStore) {
-        this.storage = objectStore.isBlank() || storage.contains("s3://") ? storage
+                       @ConfigProperty(name = "flash.tes.object-store") Optional<String> objectStore) {
+        this.storage = objectStore.filter(endpoint -> !endpoint.isBlank()).isEmpty() || storage.contains("s3://") ? storage
                 : Stream.concat(Stream.of("s3://"), storage.stream()).toList();
         this.callers = callers;
         this.views = views;
