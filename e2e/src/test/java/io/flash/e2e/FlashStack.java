@@ -35,7 +35,7 @@ public final class FlashStack implements AutoCloseable {
     private final Map<String, String> serviceEnv;
     private final Map<String, Process> services = new LinkedHashMap<>();
     private final Map<String, Integer> ports = new HashMap<>();
-    /** Set for the shared platform only (one store port on the machine). */
+    /** Only the shared platform has an object store (one store port on the machine): the others run as bin/flash up does without one. */
     private boolean objectStore;
     private static FlashStack shared;
 
@@ -268,7 +268,7 @@ public final class FlashStack implements AutoCloseable {
         script("infra/kafka/start.sh");
         if (secure) identityProvider(true); // the secure registry checks tokens against it
         script("infra/registry/start.sh");
-        if (withObjectStore()) script("infra/s3/start.sh");
+        if (objectStore) script("infra/s3/start.sh");
         script("infra/images/build-all.sh");
         RequiredImages.require("infra/images/build-all.sh", List.of("flash/shell:1", "flash/tools:1"));
         PlatformSetup.Settings settings = new PlatformSetup.Settings(bootstrapServers(), registryUrl(), 3, List.of("ecs"), 3, 8,
@@ -371,18 +371,13 @@ public final class FlashStack implements AutoCloseable {
         env.put("FLASH_OIDC_URL", oidcUrl()); // whatever this JVM inherited
         env.put("FLASH_API_URL", apiUrl()); // where Keycloak may send the console's browser back to
         if (secure) env.put("FLASH_SECURITY", "on");
-        if (withObjectStore()) {
+        if (objectStore) {
             // As bin/flash up: the store's port for infra/s3/start.sh, its endpoint and keys for the services.
             env.put("FLASH_S3_PORT", Integer.toString(S3_PORT));
             env.put("FLASH_S3_ENDPOINT", s3Endpoint());
             s3Keys().forEach(env::put);
         }
         return env;
-    }
-
-    /** Only the shared platform has an object store: the others run as bin/flash up does without one. */
-    private boolean withObjectStore() {
-        return objectStore;
     }
 
     public String s3Endpoint() {
@@ -431,7 +426,7 @@ public final class FlashStack implements AutoCloseable {
         }
         try {
             script("infra/keycloak/stop.sh");
-            if (withObjectStore()) script("infra/s3/stop.sh");
+            if (objectStore) script("infra/s3/stop.sh");
             script("infra/registry/stop.sh");
         } finally {
             // A cluster with a node killed waits 30 s per node for a controlled shutdown that cannot
