@@ -3,6 +3,7 @@ package io.flash.e2e;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flash.common.client.JobClient;
+import io.flash.common.ids.JobIds;
 import io.flash.schema.JobResult;
 import io.flash.schema.JobSubmission;
 import org.junit.jupiter.api.AfterAll;
@@ -48,9 +49,20 @@ abstract class StackTest {
         client.submit(job);
         JobClient.Outcome outcome = client.awaitOutcome(job.getSubmissionId(), timeout)
                 .orElseThrow(() -> new AssertionError("no result for " + job.getName() + " within " + timeout
+                        + "; its page: " + pageOrWhy(JobIds.forSubmission(job.getSubmissionId()))
                         + "; service logs in " + stack.logs()));
         assertNull(outcome.rejected(), () -> "rejected: " + outcome.rejected());
         return outcome.result();
+    }
+
+    /** What the status API knows of a job, for a failure message: where each task stands, not only that it is late. */
+    String pageOrWhy(String jobId) {
+        try {
+            JsonNode p = page(jobId);
+            return p == null ? "none at " + stack.apiUrl() + "/jobs/" + jobId : p.toString();
+        } catch (Exception e) {
+            return "unreadable (" + e + ")";
+        }
     }
 
     /** The job's page from the status API, or null while it has none. */
