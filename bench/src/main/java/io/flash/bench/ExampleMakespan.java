@@ -5,7 +5,7 @@ import io.flash.common.jobfile.JobFiles;
 import io.flash.ingest.validation.JobValidator;
 import io.flash.ingest.validation.Limits;
 import io.flash.ingest.validation.ValidationResult;
-import io.flash.planner.dag.Shards;
+import io.flash.planner.core.Shards;
 import io.flash.schema.*;
 
 import java.nio.file.Files;

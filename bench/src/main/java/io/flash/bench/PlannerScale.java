@@ -2,8 +2,8 @@ package io.flash.bench;
 
 import io.flash.common.serde.PlainAvroSerdes;
 import io.flash.common.topics.FlashTopics;
-import io.flash.planner.dag.RetryPolicy;
-import io.flash.planner.topology.PlannerTopology;
+import io.flash.planner.core.RetryPolicy;
+import io.flash.planner.kafka.PlannerTopology;
 import io.flash.schema.*;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.*;

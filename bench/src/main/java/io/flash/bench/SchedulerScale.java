@@ -2,11 +2,11 @@ package io.flash.bench;
 
 import io.flash.common.serde.PlainAvroSerdes;
 import io.flash.common.topics.FlashTopics;
-import io.flash.ecs.placement.BinPacker;
-import io.flash.ecs.placement.NodeIndex;
+import io.flash.ecs.core.placement.BinPacker;
+import io.flash.ecs.core.placement.NodeIndex;
 import io.flash.common.resources.Resources;
-import io.flash.ecs.queue.FairShare;
-import io.flash.ecs.topology.EcsTopology;
+import io.flash.ecs.core.queue.FairShare;
+import io.flash.ecs.kafka.EcsTopology;
 import io.flash.schema.*;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsConfig;
@@ -121,7 +121,7 @@ public final class SchedulerScale {
 
     /** TaskDispatch records in, RUN assignments out, through the framework-ecs topology. */
     static double topology(FlashTopics topics, int nodeCount, int decisions) throws Exception {
-        io.flash.ecs.shard.ShardSettings settings = new io.flash.ecs.shard.ShardSettings("ecs", Duration.ofHours(1), Duration.ofHours(1), 1_000_000);
+        io.flash.ecs.core.ShardSettings settings = new io.flash.ecs.core.ShardSettings("ecs", Duration.ofHours(1), Duration.ofHours(1), 1_000_000);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "scheduler-scale");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");

@@ -2,8 +2,8 @@ package io.flash.dispatcher.app;
 
 import io.flash.common.serde.RegistryValueSerdes;
 import io.flash.common.topics.FlashTopics;
-import io.flash.dispatcher.selection.FrameworkSelector;
-import io.flash.dispatcher.topology.DispatcherTopology;
+import io.flash.dispatcher.core.selection.FrameworkSelector;
+import io.flash.dispatcher.kafka.DispatcherTopology;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import org.apache.kafka.streams.Topology;

@@ -1,11 +1,11 @@
 package io.flash.dispatcher.core;
 
 import io.flash.common.events.HoldReasons;
-import io.flash.dispatcher.selection.Decision;
-import io.flash.dispatcher.selection.FrameworkSelector;
-import io.flash.dispatcher.selection.Requirement;
-import io.flash.dispatcher.selection.Reservations;
-import io.flash.dispatcher.selection.SilenceWatch;
+import io.flash.dispatcher.core.selection.Decision;
+import io.flash.dispatcher.core.selection.FrameworkSelector;
+import io.flash.dispatcher.core.selection.Requirement;
+import io.flash.dispatcher.core.selection.Reservations;
+import io.flash.dispatcher.core.selection.SilenceWatch;
 import io.flash.schema.*;
 
 import java.util.*;

@@ -1,7 +1,7 @@
 package io.flash.dispatcher.core;
 
 import io.flash.common.state.MemoryTable;
-import io.flash.dispatcher.selection.FrameworkSelector;
+import io.flash.dispatcher.core.selection.FrameworkSelector;
 import io.flash.schema.*;
 import org.junit.jupiter.api.Test;
 

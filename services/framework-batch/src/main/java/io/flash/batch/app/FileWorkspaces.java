@@ -1,7 +1,7 @@
 package io.flash.batch.app;
 
 import io.flash.batch.cluster.JobScripts;
-import io.flash.batch.shard.Workspaces;
+import io.flash.batch.core.Workspaces;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;

@@ -2,8 +2,8 @@ package io.flash.ecs.app;
 
 import io.flash.common.serde.RegistryValueSerdes;
 import io.flash.common.topics.FlashTopics;
-import io.flash.ecs.queue.QueueQuotas;
-import io.flash.ecs.topology.EcsTopology;
+import io.flash.ecs.core.queue.QueueQuotas;
+import io.flash.ecs.kafka.EcsTopology;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import org.apache.kafka.streams.Topology;
@@ -27,7 +27,7 @@ public class EcsStreams {
                       @ConfigProperty(name = "flash.framework.preemptions-per-minute", defaultValue = "10") int preemptionsPerMinute,
                       @ConfigProperty(name = "flash.framework.fence-after-absence", defaultValue = "20s") Duration fenceAfterAbsence) {
         return EcsTopology.build(new FlashTopics(new RegistryValueSerdes(registryUrl)),
-                new io.flash.ecs.shard.ShardSettings(frameworkId, nodeTimeout, tick, acceptLimit,
+                new io.flash.ecs.core.ShardSettings(frameworkId, nodeTimeout, tick, acceptLimit,
                         QueueQuotas.parse(quotas), preemptionsPerMinute, fenceAfterAbsence), Clock.systemUTC(), meters);
     }
 

@@ -1,0 +1,416 @@
+package io.flash.planner.core;
+
+import io.flash.common.resources.Resources;
+import io.flash.common.ids.JobIds;
+import io.flash.schema.*;
+
+import java.util.*;
+
+/**
+ * The DAG state machine. Plain Java over a {@link PlanStore} and an {@link Outbox}: the topology
+ * only wires it to topics. Attempts, not tasks, run: an event naming any attempt but a unit's
+ * current one changes nothing.
+ */
+public final class JobPlanner {
+
+    static final EnumSet<TaskState> FINAL =
+            EnumSet.of(TaskState.SUCCEEDED, TaskState.FAILED, TaskState.CANCELLED, TaskState.SKIPPED);
+    private static final int MAX_LOCALITY_FRAMEWORKS = 4;
+
+    private final PlanStore store;
+    private final Outbox out;
+    private final RetryPolicy retry;
+    private final JobReports reports;
+
+    public JobPlanner(PlanStore store, Outbox out, RetryPolicy retry) {
+        this.store = store;
+        this.out = out;
+        this.retry = retry;
+        this.reports = new JobReports(store);
+    }
+
+    /** A newly accepted job; a job id seen before is ignored (the same submission again). */
+    public boolean accept(JobAccepted spec, long now) {
+        JobProgress existing = store.job(spec.getJobId());
+        if (existing != null) {
+            // Tell the client which job its repeated submission id names, without running it again.
+            JobStatus status = JobReports.status(existing, now);
+            status.setMessage("submission " + spec.getSubmissionId() + " was seen before: it is job " + existing.getJobId()
+                    + " (" + existing.getState() + "), not run again");
+            out.jobStatus(status);
+            return false;
+        }
+        List<String> names = spec.getTasks().stream().map(TaskDefinition::getName).toList();
+        JobProgress job = JobProgress.newBuilder()
+                .setJobId(spec.getJobId()).setSubmissionId(spec.getSubmissionId()).setName(spec.getName())
+                .setOwner(spec.getOwner()).setQueue(spec.getQueue()).setPriority(spec.getPriority())
+                .setFailureMode(spec.getFailureMode()).setAcceptedAt(spec.getAcceptedAt()).setLabels(spec.getLabels())
+                .setState(JobState.RUNNING).setTaskNames(names).build();
+        Map<String, List<String>> dependents = new HashMap<>();
+        for (TaskDefinition def : spec.getTasks()) {
+            for (String dep : def.getDependsOn()) dependents.computeIfAbsent(dep, k -> new ArrayList<>()).add(def.getName());
+        }
+        for (TaskDefinition def : spec.getTasks()) {
+            store.putSpec(job.getJobId(), def);
+            store.putTask(job.getJobId(), LogicalTask.newBuilder()
+                    .setName(def.getName()).setState(TaskState.PENDING)
+                    .setDependents(dependents.getOrDefault(def.getName(), List.of()))
+                    .setWaitingOn(def.getDependsOn().size())
+                    .setShards(def.getScatter() == null ? 1 : def.getScatter().getShards())
+                    .build());
+        }
+        job.setUnitsTotal(spec.getTasks().stream().mapToLong(t -> t.getScatter() == null ? 1 : t.getScatter().getShards()).sum());
+        for (String name : names) {
+            LogicalTask task = store.task(job.getJobId(), name);
+            if (task.getWaitingOn() == 0) release(job, task, now);
+        }
+        job.setMessage("accepted");
+        finishIfDone(job, now);
+        return true;
+    }
+
+    public void onEvent(TaskEvent event, long now) {
+        JobProgress job = store.job(event.getJobId());
+        if (job == null || job.getState() != JobState.RUNNING) return;
+        TaskSummary unit = store.unit(event.getTaskId());
+        if (unit == null || !event.getAttemptId().equals(unit.getAttemptId()) || FINAL.contains(unit.getState())) {
+            return; // a late or duplicate event of an old attempt
+        }
+        if (event.getFailureClass() == FailureClass.FRAMEWORK_LOST && event.getNodeId() == null
+                && (unit.getState() == TaskState.PLACED || unit.getState() == TaskState.RUNNING)) {
+            return; // the dispatcher moved it before it read the placement: its shard stops it and reports the end
+        }
+        switch (event.getType()) {
+            case HELD -> {
+                unit.setReason(event.getReason());
+                job.setMessage("task " + unit.getName() + " waits: " + event.getReason());
+            }
+            case DISPATCHED, QUEUED -> {
+                unit.setState(TaskState.DISPATCHED);
+                unit.setFrameworkId(event.getFrameworkId());
+                unit.setShard(event.getShard());
+                unit.setReason(null);
+            }
+            case PLACED -> {
+                unit.setState(TaskState.PLACED);
+                unit.setNodeId(event.getNodeId());
+                if (event.getFrameworkId() != null) unit.setFrameworkId(event.getFrameworkId());
+            }
+            case STARTED -> {
+                unit.setState(TaskState.RUNNING);
+                if (event.getNodeId() != null) unit.setNodeId(event.getNodeId());
+                unit.setStartedAt(event.getAt());
+                if (job.getStartedAt() == null) job.setStartedAt(event.getAt());
+            }
+            case SUCCEEDED -> {
+                settle(job, unit, event, TaskState.SUCCEEDED, null);
+                return;
+            }
+            case FAILED, LOST, CANCELLED -> {
+                failed(job, unit, event, now);
+                return;
+            }
+        }
+        store.putUnit(unit);
+        out.unitStatus(unit);
+        store.putJob(job);
+        out.jobStatus(JobReports.status(job, now));
+    }
+
+    /** A cancel command: nothing new starts; running attempts are asked to stop. */
+    public void cancel(String jobId, String reason, long now) {
+        JobProgress job = store.job(jobId);
+        if (job == null || job.getState() != JobState.RUNNING || job.getCancelRequested()) return;
+        job.setCancelRequested(true);
+        job.setCancelReason(reason);
+        job.setMessage("cancelling" + (reason == null ? "" : ": " + reason));
+        for (String name : job.getTaskNames()) {
+            LogicalTask task = store.task(jobId, name);
+            if (task.getState() == TaskState.PENDING) {
+                task.setState(TaskState.CANCELLED);
+                task.setReason("not run: the job was cancelled");
+                store.putTask(jobId, task);
+                job.setTasksDone(job.getTasksDone() + 1);
+            }
+        }
+        store.forEachUnit(jobId, unit -> {
+            if (!FINAL.contains(unit.getState())) {
+                out.ready(cancelRequest(job, unit, now));
+            }
+        });
+        finishIfDone(job, now);
+    }
+
+    /** A retry whose backoff has passed. */
+    public void due(DelayedAttempt delayed, long now) {
+        TaskReady ready = delayed.getReady();
+        JobProgress job = store.job(ready.getJobId());
+        TaskSummary unit = store.unit(ready.getTaskId());
+        if (job == null || unit == null || !ready.getAttemptId().equals(unit.getAttemptId()) || FINAL.contains(unit.getState())) {
+            return;
+        }
+        if (job.getCancelRequested()) {
+            settle(job, unit, TaskEvent.newBuilder().setJobId(job.getJobId()).setTaskId(unit.getTaskId())
+                    .setAttemptId(unit.getAttemptId()).setType(TaskEventType.CANCELLED).setAt(now).build(),
+                    TaskState.CANCELLED, "cancelled while waiting to retry");
+            return;
+        }
+        ready.setReadyAt(now);
+        out.ready(ready);
+    }
+
+    private void failed(JobProgress job, TaskSummary unit, TaskEvent event, long now) {
+        FailureClass cause = event.getFailureClass() != null ? event.getFailureClass()
+                : event.getType() == TaskEventType.LOST ? FailureClass.NODE_LOST
+                : event.getType() == TaskEventType.CANCELLED ? FailureClass.CANCELLED : FailureClass.USER;
+        boolean free = cause == FailureClass.CANCELLED || cause == FailureClass.UNSCHEDULABLE || cause == FailureClass.PREEMPTED;
+        if (RetryPolicy.isInfrastructure(cause)) unit.setInfraFailures(unit.getInfraFailures() + 1);
+        else if (!free) unit.setUserFailures(unit.getUserFailures() + 1);
+        if (event.getFrameworkId() != null && !free) {
+            List<String> failedOn = new ArrayList<>(unit.getFailedFrameworks());
+            failedOn.add(event.getFrameworkId());
+            unit.setFailedFrameworks(failedOn);
+        }
+        String name = JobIds.taskName(job.getJobId(), unit.getTaskId());
+        TaskDefinition spec = store.spec(job.getJobId(), name);
+        long memory = unit.getMemoryBytes() != null ? unit.getMemoryBytes() : spec.getResources().getMemoryBytes();
+        long largestNode = cause == FailureClass.OOM_KILLED ? store.largestNodeMemory() : 0;
+        RetryPolicy.Verdict verdict = job.getCancelRequested() ? new RetryPolicy.Verdict(false, "")
+                : retry.decide(cause, event.getExitCode(), unit.getUserFailures(), unit.getInfraFailures(), spec, memory, largestNode);
+        String what = JobReports.describe(event, cause);
+        if (!verdict.retry()) {
+            unit.setFailureClass(cause);
+            settle(job, unit, event, cause == FailureClass.CANCELLED ? TaskState.CANCELLED : TaskState.FAILED,
+                    what + (verdict.reason().isEmpty() ? "" : "; " + verdict.reason()));
+            return;
+        }
+        unit.setExitCode(event.getExitCode());
+        unit.setReason("attempt " + unit.getAttempts() + " " + what + "; retrying (" + verdict.reason() + ")");
+        if (cause == FailureClass.OOM_KILLED) {
+            unit.setMemoryBytes(retry.grownMemory(memory, largestNode));
+            unit.setReason(unit.getReason() + " with " + (unit.getMemoryBytes() >> 20) + "Mi memory");
+        }
+        TaskReady next = attempt(job, unit, spec, now);
+        next.setDependencyFrameworks(localityFrameworks(job, spec));
+        store.putUnit(unit);
+        out.unitStatus(unit);
+        long delay = RetryPolicy.isInfrastructure(cause) ? 0 : retry.backoffSeconds(spec.getBackoffSeconds(), unit.getUserFailures());
+        if (delay > 0) out.later(new DelayedAttempt(now + delay * 1000, next));
+        else out.ready(next);
+        job.setMessage("task " + unit.getName() + ": " + unit.getReason());
+        store.putJob(job);
+        out.jobStatus(JobReports.status(job, now));
+    }
+
+    /** A unit reached a final state: count it, and settle its task and job when they are done. */
+    private void settle(JobProgress job, TaskSummary unit, TaskEvent event, TaskState state, String reason) {
+        long now = event.getAt();
+        unit.setState(state);
+        unit.setExitCode(event.getExitCode());
+        unit.setFinishedAt(event.getAt());
+        if (event.getNodeId() != null) unit.setNodeId(event.getNodeId());
+        if (event.getFrameworkId() != null) unit.setFrameworkId(event.getFrameworkId());
+        if (event.getStdoutTail() != null) unit.setStdoutTail(event.getStdoutTail());
+        unit.setOutputs(event.getOutputs());
+        if (event.getPeakMemoryBytes() != null) unit.setPeakMemoryBytes(event.getPeakMemoryBytes());
+        if (event.getCpuSeconds() != null) unit.setCpuSeconds(event.getCpuSeconds());
+        unit.setReason(reason);
+        store.putUnit(unit);
+        out.unitStatus(unit);
+
+        String name = JobIds.taskName(job.getJobId(), unit.getTaskId());
+        LogicalTask task = store.task(job.getJobId(), name);
+        job.setUnitsActive(job.getUnitsActive() - 1);
+        // A failure the task may have (continueOnFailure) neither fails the job nor stops what depends on it;
+        // the spec is read only when this unit or an earlier shard of the task failed.
+        boolean continues = (state != TaskState.SUCCEEDED || task.getFailed() > 0) && JobReports.continuesOnFailure(store, job, name);
+        boolean tolerated = state == TaskState.FAILED && continues;
+        if (state == TaskState.SUCCEEDED && unit.getPeakMemoryBytes() != null) {
+            out.observed(ResourceObservation.newBuilder()
+                    .setSignature(ResourceEstimator.signature(store.spec(job.getJobId(), name)))
+                    .setPeakMemoryBytes(unit.getPeakMemoryBytes()).setCpuSeconds(unit.getCpuSeconds())
+                    .setDurationMillis(unit.getStartedAt() == null ? null : unit.getFinishedAt() - unit.getStartedAt())
+                    .setAt(now).build());
+        }
+        if (state == TaskState.SUCCEEDED) {
+            job.setUnitsSucceeded(job.getUnitsSucceeded() + 1);
+            task.setSucceeded(task.getSucceeded() + 1);
+            if (unit.getFrameworkId() != null && !task.getFrameworks().contains(unit.getFrameworkId())
+                    && task.getFrameworks().size() < MAX_LOCALITY_FRAMEWORKS) {
+                List<String> fws = new ArrayList<>(task.getFrameworks());
+                fws.add(unit.getFrameworkId());
+                task.setFrameworks(fws);
+            }
+        } else {
+            if (state == TaskState.FAILED) {
+                job.setUnitsFailed(job.getUnitsFailed() + 1);
+                task.setFailed(task.getFailed() + 1);
+                if (!tolerated) job.setFailed(true);
+            } else {
+                task.setCancelled(task.getCancelled() + 1);
+            }
+            if (task.getFirstFailure() == null) task.setFirstFailure(TaskSummary.newBuilder(unit).build());
+        }
+        if (task.getSucceeded() + task.getFailed() + task.getCancelled() == task.getShards()) {
+            completeTask(job, task, continues, now);
+        } else {
+            store.putTask(job.getJobId(), task);
+        }
+        if (state == TaskState.FAILED && !tolerated) {
+            skipAfterFailure(job, task);
+        }
+        job.setMessage(state == TaskState.SUCCEEDED ? null : "task " + unit.getName() + " " + reason);
+        finishIfDone(job, now);
+    }
+
+    /** @param continuesOnFailure the task's continueOnFailure: a failed task releases its dependants all the same */
+    private void completeTask(JobProgress job, LogicalTask task, boolean continuesOnFailure, long now) {
+        TaskState state = task.getFailed() > 0 ? TaskState.FAILED
+                : task.getCancelled() > 0 ? TaskState.CANCELLED : TaskState.SUCCEEDED;
+        task.setState(state);
+        if (task.getFirstFailure() != null) task.setReason(task.getFirstFailure().getReason());
+        store.putTask(job.getJobId(), task);
+        job.setTasksDone(job.getTasksDone() + 1);
+        boolean released = state == TaskState.SUCCEEDED || state == TaskState.FAILED && continuesOnFailure;
+        if (!released || job.getCancelRequested()) return;
+        if (job.getFailed() && job.getFailureMode() == FailureMode.STOP) return;
+        for (String dependentName : task.getDependents()) {
+            LogicalTask dependent = store.task(job.getJobId(), dependentName);
+            dependent.setWaitingOn(dependent.getWaitingOn() - 1);
+            store.putTask(job.getJobId(), dependent);
+            if (dependent.getWaitingOn() == 0 && dependent.getState() == TaskState.PENDING) {
+                release(job, dependent, now);
+            }
+        }
+    }
+
+    /** STOP: every task not yet released is skipped. CONTINUE: only what depends on the failed task. */
+    private void skipAfterFailure(JobProgress job, LogicalTask failed) {
+        Deque<String> toSkip = new ArrayDeque<>();
+        if (job.getFailureMode() == FailureMode.STOP) {
+            toSkip.addAll(job.getTaskNames());
+        } else {
+            toSkip.addAll(failed.getDependents());
+        }
+        while (!toSkip.isEmpty()) {
+            LogicalTask task = store.task(job.getJobId(), toSkip.pop());
+            if (task.getState() != TaskState.PENDING) continue;
+            task.setState(TaskState.SKIPPED);
+            task.setReason(job.getFailureMode() == FailureMode.STOP
+                    ? "not run: the job stops scheduling after its first failure (failureMode: stop)"
+                    : "not run: it depends on " + failed.getName() + ", which did not succeed");
+            store.putTask(job.getJobId(), task);
+            job.setTasksDone(job.getTasksDone() + 1);
+            if (job.getFailureMode() == FailureMode.CONTINUE) toSkip.addAll(task.getDependents());
+        }
+    }
+
+    /** Makes every unit of a task READY: one attempt, or one per shard. */
+    private void release(JobProgress job, LogicalTask task, long now) {
+        TaskDefinition spec = store.spec(job.getJobId(), task.getName());
+        task.setState(TaskState.READY);
+        store.putTask(job.getJobId(), task);
+        List<String> localityFrameworks = localityFrameworks(job, spec);
+        boolean scattered = spec.getScatter() != null;
+        for (int shard = 0; shard < task.getShards(); shard++) {
+            String unitId = scattered ? JobIds.shardId(job.getJobId(), task.getName(), shard) : JobIds.taskId(job.getJobId(), task.getName());
+            TaskSummary unit = TaskSummary.newBuilder()
+                    .setName(scattered ? task.getName() + "[" + shard + "]" : task.getName())
+                    .setTaskId(unitId).setState(TaskState.PENDING).build();
+            TaskReady ready = attempt(job, unit, spec, now);
+            ready.setDependencyFrameworks(localityFrameworks);
+            store.putUnit(unit);
+            out.unitStatus(unit);
+            out.ready(ready);
+        }
+        job.setUnitsActive(job.getUnitsActive() + task.getShards());
+    }
+
+    /** Where the task's dependencies ran: the dispatcher prefers (or, if required, insists on) these. */
+    private List<String> localityFrameworks(JobProgress job, TaskDefinition spec) {
+        List<String> frameworks = new ArrayList<>();
+        for (String dep : spec.getDependsOn()) {
+            for (String fw : store.task(job.getJobId(), dep).getFrameworks()) {
+                if (!frameworks.contains(fw)) frameworks.add(fw);
+            }
+        }
+        return frameworks;
+    }
+
+    /** The unit's next attempt; for a shard, the shard's environment is rebuilt from the task's spec. */
+    private TaskReady attempt(JobProgress job, TaskSummary unit, TaskDefinition spec, long now) {
+        int attempt = unit.getAttempts() + 1;
+        unit.setAttempts(attempt);
+        unit.setAttemptId(JobIds.attemptId(unit.getTaskId(), attempt));
+        unit.setState(TaskState.READY);
+        unit.setNodeId(null);
+        unit.setStartedAt(null);
+        Integer shardIndex = null;
+        TaskDefinition definition = TaskDefinition.newBuilder(spec).build();
+        if (spec.getScatter() != null) {
+            shardIndex = Integer.parseInt(unit.getTaskId().substring(unit.getTaskId().lastIndexOf(".s") + 2));
+            definition = Shards.forShard(spec, shardIndex);
+        }
+        applyEstimate(unit, spec, definition);
+        if (unit.getMemoryBytes() != null) {
+            Capacity r = definition.getResources();
+            definition.setResources(new Capacity(r.getCpu(), unit.getMemoryBytes(), r.getDiskBytes(), r.getGpus()));
+        }
+        List<String> excluded = new ArrayList<>();
+        for (String fw : new LinkedHashSet<>(unit.getFailedFrameworks())) {
+            if (Collections.frequency(unit.getFailedFrameworks(), fw) >= retry.frameworkFailureLimit()) excluded.add(fw);
+        }
+        return TaskReady.newBuilder()
+                .setJobId(job.getJobId()).setTaskId(unit.getTaskId()).setAttemptId(unit.getAttemptId()).setAttempt(attempt)
+                .setOwner(job.getOwner()).setQueue(job.getQueue()).setPriority(job.getPriority())
+                .setTask(definition)
+                .setExcludedFrameworks(excluded).setShardIndex(shardIndex).setReadyAt(now)
+                .build();
+    }
+
+    /** Cpu and memory the user left out come from earlier runs of the same program, else the defaults. */
+    private void applyEstimate(TaskSummary unit, TaskDefinition spec, TaskDefinition definition) {
+        if (spec.getCpuRequested() && spec.getMemoryRequested()) {
+            unit.setResourceSource("requested");
+            return;
+        }
+        ResourceEstimate estimate = store.estimate(ResourceEstimator.signature(spec));
+        Capacity r = definition.getResources();
+        if (estimate == null) {
+            unit.setResourceSource("default " + (spec.getCpuRequested() ? "" : "cpu " + r.getCpu() + " ")
+                    + (spec.getMemoryRequested() ? "" : "memory " + (r.getMemoryBytes() >> 20) + "Mi ")
+                    + "(no earlier run of this image and command to estimate from)");
+            return;
+        }
+        double cpu = !spec.getCpuRequested() && estimate.getCpu() != null ? estimate.getCpu() : r.getCpu();
+        long memory = spec.getMemoryRequested() ? r.getMemoryBytes() : estimate.getMemoryBytes();
+        if (!spec.getMemoryRequested() && unit.getMemoryBytes() == null) {
+            unit.setMemoryBytes(memory); // kept for the unit's later attempts, and grown from after an OOM kill
+        }
+        definition.setResources(new Capacity(cpu, memory, r.getDiskBytes(), r.getGpus()));
+        unit.setResourceSource("estimated from " + estimate.getSamples() + " earlier runs (90th percentile + 20%): "
+                + (spec.getCpuRequested() ? "" : "cpu " + cpu + " ") + (spec.getMemoryRequested() ? "" : "memory " + (memory >> 20) + "Mi"));
+    }
+
+    private TaskReady cancelRequest(JobProgress job, TaskSummary unit, long now) {
+        TaskDefinition placeholder = TaskDefinition.newBuilder().setName(unit.getName()).setImage("").setCommand(List.of())
+                .setResources(Resources.zero()).build();
+        return TaskReady.newBuilder()
+                .setJobId(job.getJobId()).setTaskId(unit.getTaskId()).setAttemptId(unit.getAttemptId()).setAttempt(unit.getAttempts())
+                .setOwner(job.getOwner()).setQueue(job.getQueue()).setPriority(job.getPriority()).setTask(placeholder)
+                .setCancel(true).setCancelFramework(unit.getFrameworkId()).setCancelShard(unit.getShard()).setReadyAt(now)
+                .build();
+    }
+
+    private void finishIfDone(JobProgress job, long now) {
+        if (job.getTasksDone() < job.getTaskNames().size() || job.getUnitsActive() > 0) {
+            store.putJob(job);
+            out.jobStatus(JobReports.status(job, now));
+            return;
+        }
+        JobResult result = reports.conclude(job, now);
+        store.putJob(job);
+        out.jobStatus(JobReports.status(job, now));
+        out.result(result);
+    }
+}

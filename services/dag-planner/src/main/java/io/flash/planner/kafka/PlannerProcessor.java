@@ -1,0 +1,118 @@
+package io.flash.planner.kafka;
+
+import io.flash.planner.core.JobPlanner;
+import io.flash.planner.core.Outbox;
+import io.flash.planner.core.PlanStore;
+import io.flash.planner.core.RetryPolicy;
+import io.flash.schema.*;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.flash.planner.kafka.PlannerTopology.*;
+
+/**
+ * Adapts {@link JobPlanner} (which decides) to one stream task: hands it accepted jobs, task events
+ * and cancels, with its {@link PlanStore} over the task's stores ({@link StreamsPlanStore}); is its
+ * {@link Outbox} to the sinks; every tick, hands it the retries whose
+ * backoff has passed (the delayed store sorts by due time). Holds no decision.
+ */
+final class PlannerProcessor implements Processor<String, SpecificRecord, String, SpecificRecord>, Outbox {
+
+    private final RetryPolicy retryPolicy;
+    private final Duration tick;
+    private final Clock clock;
+    private ProcessorContext<String, SpecificRecord> context;
+    private KeyValueStore<String, DelayedAttempt> delayed;
+    private JobPlanner planner;
+    private long now;
+
+    PlannerProcessor(RetryPolicy retryPolicy, Duration tick, Clock clock) {
+        this.retryPolicy = retryPolicy;
+        this.tick = tick;
+        this.clock = clock;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, SpecificRecord> context) {
+        this.context = context;
+        delayed = context.getStateStore(DELAYED_STORE);
+        planner = new JobPlanner(new StreamsPlanStore(context), this, retryPolicy);
+        context.schedule(tick, PunctuationType.WALL_CLOCK_TIME, ts -> releaseDue());
+    }
+
+    @Override
+    public void process(Record<String, SpecificRecord> record) {
+        now = clock.millis();
+        if (record.value() instanceof JobAccepted accepted) {
+            planner.accept(accepted, now);
+        } else if (record.value() instanceof TaskEvent event) {
+            planner.onEvent(event, now);
+        } else if (record.value() instanceof JobCommand command && command.getAction() == JobAction.CANCEL) {
+            planner.cancel(command.getJobId(), command.getReason(), now);
+        }
+    }
+
+    private void releaseDue() {
+        now = clock.millis();
+        List<KeyValue<String, DelayedAttempt>> due = new ArrayList<>();
+        try (KeyValueIterator<String, DelayedAttempt> it = delayed.all()) {
+            while (it.hasNext()) {
+                KeyValue<String, DelayedAttempt> kv = it.next();
+                if (kv.value.getDueAt() > now) break; // keys sort by due time
+                due.add(kv);
+            }
+        }
+        for (KeyValue<String, DelayedAttempt> kv : due) {
+            delayed.delete(kv.key);
+            planner.due(kv.value, now);
+        }
+    }
+
+    // Outbox
+
+    @Override
+    public void ready(TaskReady ready) {
+        // Keyed by job, like task events: the dispatcher sees an attempt's dispatch and its events together.
+        forward(READY_SINK, ready.getJobId(), ready);
+    }
+
+    @Override
+    public void later(DelayedAttempt attempt) {
+        delayed.put(String.format("%015d/%s", attempt.getDueAt(), attempt.getReady().getAttemptId()), attempt);
+    }
+
+    @Override
+    public void unitStatus(TaskSummary unit) {
+        forward(UNIT_STATUS_SINK, unit.getTaskId(), unit);
+    }
+
+    @Override
+    public void observed(ResourceObservation observation) {
+        forward(OBSERVATION_SINK, observation.getSignature(), observation);
+    }
+
+    @Override
+    public void jobStatus(JobStatus status) {
+        forward(STATUS_SINK, status.getJobId(), status);
+    }
+
+    @Override
+    public void result(JobResult result) {
+        forward(RESULT_SINK, result.getJobId(), result);
+    }
+
+    private void forward(String sink, String key, SpecificRecord value) {
+        context.forward(new Record<>(key, value, now), sink);
+    }
+}

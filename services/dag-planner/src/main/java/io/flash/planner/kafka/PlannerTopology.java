@@ -1,0 +1,101 @@
+package io.flash.planner.kafka;
+
+import io.flash.common.streams.Wiring;
+import io.flash.common.topics.FlashTopics;
+import io.flash.planner.core.RetryPolicy;
+import io.flash.schema.*;
+import io.flash.planner.core.ResourceEstimator;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * dag-planner: accepted jobs, task events and job commands (all keyed by job id, so
+ * co-partitioned) meet in one processor. Its state, split so no record grows with a job:
+ * {@link #JOBS_STORE} job id → JobProgress; {@link #SPECS_STORE} and {@link #TASKS_STORE}
+ * "jobId/task" → TaskDefinition and LogicalTask; {@link #UNITS_STORE} unit id (task or shard id) →
+ * TaskSummary; {@link #DELAYED_STORE} "dueAt/attemptId" → retries waiting out their backoff.
+ */
+public final class PlannerTopology {
+
+    public static final String JOBS_STORE = "planner-jobs";
+    public static final String SPECS_STORE = "planner-specs";
+    public static final String TASKS_STORE = "planner-tasks";
+    public static final String UNITS_STORE = "planner-units";
+    public static final String DELAYED_STORE = "planner-delayed";
+    /** Global: signature → ResourceEstimate, from the compacted estimates topic. */
+    public static final String ESTIMATES_STORE = "planner-estimates";
+    /** Global: framework shard → its latest heartbeat (the largest node an OOM-killed attempt may grow to). */
+    public static final String FRAMEWORKS_STORE = "planner-frameworks";
+    /** signature → ResourceEstimate, kept by the estimator that writes that topic. */
+    public static final String ESTIMATOR_STORE = "planner-estimator";
+
+    static final String PLANNER = "planner";
+    static final String READY_SINK = "tasks-ready";
+    static final String STATUS_SINK = "jobs-status";
+    static final String UNIT_STATUS_SINK = "tasks-status";
+    static final String RESULT_SINK = "jobs-results";
+    static final String OBSERVATION_SINK = "tasks-observations";
+
+    private PlannerTopology() {
+    }
+
+    public static Topology build(FlashTopics topics, RetryPolicy retryPolicy, Duration tick, Clock clock) {
+        Topology topology = new Topology();
+        String[] sources = {"accepted", "task-events", "commands"};
+        Wiring.source(topology, sources[0], topics.jobsAccepted);
+        Wiring.source(topology, sources[1], topics.tasksEvents);
+        Wiring.source(topology, sources[2], topics.jobsCommands);
+        topology.addProcessor(PLANNER, () -> new PlannerProcessor(retryPolicy, tick, clock), sources);
+        Wiring.store(topology, JOBS_STORE, topics.storeSerde(JobProgress.class), PLANNER);
+        Wiring.store(topology, SPECS_STORE, topics.storeSerde(TaskDefinition.class), PLANNER);
+        Wiring.store(topology, TASKS_STORE, topics.storeSerde(LogicalTask.class), PLANNER);
+        Wiring.store(topology, UNITS_STORE, topics.storeSerde(TaskSummary.class), PLANNER);
+        Wiring.store(topology, DELAYED_STORE, topics.storeSerde(DelayedAttempt.class), PLANNER);
+        Wiring.sink(topology, READY_SINK, topics.tasksReady, PLANNER);
+        Wiring.sink(topology, STATUS_SINK, topics.jobsStatus, PLANNER);
+        Wiring.sink(topology, UNIT_STATUS_SINK, topics.tasksStatus, PLANNER);
+        Wiring.sink(topology, RESULT_SINK, topics.jobsResults, PLANNER);
+        Wiring.sink(topology, OBSERVATION_SINK, topics.tasksObservations, PLANNER);
+        addEstimator(topology, topics);
+        Wiring.globalTable(topology, FRAMEWORKS_STORE, topics.frameworkHeartbeats, topics.storeSerde(FrameworkHeartbeat.class),
+                "frameworks-global", "frameworks-updater");
+        return topology;
+    }
+
+    /**
+     * Observations are re-keyed by signature (the planner publishes them keyed so), folded into
+     * estimates, and every planner task reads all estimates through a global store.
+     */
+    private static void addEstimator(Topology topology, FlashTopics topics) {
+        ResourceEstimator estimator = ResourceEstimator.defaults();
+        Wiring.source(topology, "observations", topics.tasksObservations);
+        topology.addProcessor("estimator", () -> new Processor<String, ResourceObservation, String, ResourceEstimate>() {
+            private ProcessorContext<String, ResourceEstimate> context;
+            private KeyValueStore<String, ResourceEstimate> estimates;
+
+            @Override
+            public void init(ProcessorContext<String, ResourceEstimate> context) {
+                this.context = context;
+                this.estimates = context.getStateStore(ESTIMATOR_STORE);
+            }
+
+            @Override
+            public void process(Record<String, ResourceObservation> record) {
+                if (record.value() == null) return;
+                ResourceEstimate next = estimator.update(estimates.get(record.key()), record.value());
+                estimates.put(record.key(), next);
+                context.forward(record.withValue(next));
+            }
+        }, "observations");
+        Wiring.store(topology, ESTIMATOR_STORE, topics.storeSerde(ResourceEstimate.class), "estimator");
+        Wiring.sink(topology, "estimates", topics.tasksEstimates, "estimator");
+        Wiring.globalTable(topology, ESTIMATES_STORE, topics.tasksEstimates, topics.storeSerde(ResourceEstimate.class),
+                "estimates-global", "estimates-updater");
+    }
+}

@@ -1,0 +1,447 @@
+package io.flash.planner.core;
+
+import io.flash.schema.*;
+import org.junit.jupiter.api.Test;
+
+import java.util.*;
+
+import static io.flash.common.testing.Samples.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+class JobPlannerTest {
+
+    private final MemoryPlan plan = new MemoryPlan();
+    private final JobPlanner planner = new JobPlanner(plan, plan, new RetryPolicy(2, new io.flash.common.resources.MemoryPolicy(2.0, 1L << 30), 2, 3600));
+
+    static TaskEvent ended(TaskReady ready, TaskEventType type, FailureClass cause, Integer exitCode) {
+        TaskEvent e = event(ready, type);
+        e.setFailureClass(cause);
+        e.setExitCode(exitCode);
+        return e;
+    }
+
+    private static List<String> ids(List<TaskReady> ready) {
+        return ready.stream().map(TaskReady::getTaskId).toList();
+    }
+
+    private static TaskDefinition scattered(String name, long to, int shardSize, String... deps) {
+        TaskDefinition t = task(name, deps);
+        t.setScatter(Scatter.newBuilder().setFrom(0L).setTo(to).setShardSize(shardSize)
+                .setShards((int) ((to + shardSize - 1) / shardSize)).build());
+        return t;
+    }
+
+    @Test
+    void diamondRunsEachTaskAfterItsDependencies() {
+        planner.accept(job("j", task("a"), task("b", "a"), task("c", "a"), task("d", "b", "c")), 1L);
+        List<TaskReady> ready = plan.drainReady();
+        assertEquals(List.of("j.a"), ids(ready));
+
+        planner.onEvent(ended(ready.get(0), TaskEventType.SUCCEEDED, null, 0), 2L);
+        ready = plan.drainReady();
+        assertEquals(List.of("j.b", "j.c"), ids(ready));
+        assertEquals(List.of("ecs"), ready.get(0).getDependencyFrameworks(), "locality: where a ran");
+
+        planner.onEvent(ended(ready.get(0), TaskEventType.SUCCEEDED, null, 0), 3L);
+        assertTrue(plan.drainReady().isEmpty(), "d still waits for c");
+        planner.onEvent(ended(ready.get(1), TaskEventType.SUCCEEDED, null, 0), 4L);
+        ready = plan.drainReady();
+        assertEquals(List.of("j.d"), ids(ready));
+        planner.onEvent(ended(ready.get(0), TaskEventType.SUCCEEDED, null, 0), 5L);
+
+        JobResult result = plan.onlyResult();
+        assertEquals(JobState.SUCCEEDED, result.getState());
+        assertEquals(0, result.getExitCode());
+        assertEquals(4, plan.statuses.get(plan.statuses.size() - 1).getTasksSucceeded());
+    }
+
+    @Test
+    void theStatusSaysTheQueuePriorityAndWhenTheJobStartedAndFinished() {
+        JobAccepted spec = job("j", task("a"));
+        spec.setQueue("long");
+        spec.setPriority(7);
+        planner.accept(spec, 1L);
+        TaskReady a = plan.drainReady().get(0);
+        JobStatus accepted = plan.statuses.get(plan.statuses.size() - 1);
+        assertEquals("long", accepted.getQueue());
+        assertEquals(7, accepted.getPriority());
+        assertNull(accepted.getStartedAt());
+        TaskEvent started = event(a, TaskEventType.STARTED);
+        started.setAt(40L);
+        planner.onEvent(started, 41L);
+        assertEquals(40L, plan.statuses.get(plan.statuses.size() - 1).getStartedAt(), "the attempt's own start, not when the planner heard");
+        assertNull(plan.statuses.get(plan.statuses.size() - 1).getFinishedAt());
+        TaskEvent succeeded = ended(a, TaskEventType.SUCCEEDED, null, 0);
+        succeeded.setAt(85L);
+        planner.onEvent(succeeded, 90L);
+        JobStatus done = plan.statuses.get(plan.statuses.size() - 1);
+        assertEquals(JobState.SUCCEEDED, done.getState());
+        assertEquals(40L, done.getStartedAt());
+        assertEquals(85L, done.getFinishedAt(), "when its last task ended");
+    }
+
+    @Test
+    void userFailureFailsTheJobWithExitCodeAndSkipsWhatIsLeft() {
+        planner.accept(job("j", task("a"), task("b", "a")), 1L);
+        planner.onEvent(ended(plan.drainReady().get(0), TaskEventType.FAILED, FailureClass.USER, 3), 2L);
+        JobResult result = plan.onlyResult();
+        assertEquals(JobState.FAILED, result.getState());
+        assertEquals(3, result.getExitCode());
+        assertEquals("task a failed with exit code 3; 1 of 1 attempts used", result.getReason());
+        assertEquals(TaskState.SKIPPED, result.getTasks().get(1).getState());
+    }
+
+    @Test
+    void exitCodeRulesDecideRetries() {
+        TaskDefinition t = task("a");
+        t.setMaxAttempts(3);
+        t.setRetryOnExitCodes(List.of(75, 2));
+        t.setFailOnExitCodes(List.of(2));
+        planner.accept(job("j", t), 1L);
+        planner.onEvent(ended(plan.drainReady().get(0), TaskEventType.FAILED, FailureClass.USER, 75), 2L);
+        TaskReady second = plan.drainReady().get(0);
+        assertEquals("j.a.2", second.getAttemptId(), "75 is retryable");
+        planner.onEvent(ended(second, TaskEventType.FAILED, FailureClass.USER, 2), 3L);
+        assertTrue(plan.drainReady().isEmpty());
+        assertEquals("task a failed with exit code 2; exit code 2 fails at once (failOnExitCodes)", plan.onlyResult().getReason());
+    }
+
+    @Test
+    void anExitCodeOutsideRetryOnExitCodesIsNotRetried() {
+        TaskDefinition t = task("a");
+        t.setMaxAttempts(3);
+        t.setRetryOnExitCodes(List.of(75));
+        planner.accept(job("j", t), 1L);
+        planner.onEvent(ended(plan.drainReady().get(0), TaskEventType.FAILED, FailureClass.USER, 1), 2L);
+        assertTrue(plan.onlyResult().getReason().contains("exit code 1 is not retried (retryOnExitCodes: [75])"));
+    }
+
+    @Test
+    void oomKilledIsRetriedWithMoreMemory() {
+        TaskDefinition t = task("a");
+        t.setMaxAttempts(3);
+        planner.accept(job("j", t), 1L);
+        planner.onEvent(ended(plan.drainReady().get(0), TaskEventType.FAILED, FailureClass.OOM_KILLED, 137), 2L);
+        TaskReady retry = plan.drainReady().get(0);
+        assertEquals(128 * MIB, retry.getTask().getResources().getMemoryBytes(), "64Mi doubled");
+        assertTrue(plan.units.get("j.a").getReason().endsWith("with 128Mi memory"));
+        planner.onEvent(ended(retry, TaskEventType.FAILED, FailureClass.OOM_KILLED, 137), 3L);
+        assertEquals(256 * MIB, plan.drainReady().get(0).getTask().getResources().getMemoryBytes(), "and again");
+    }
+
+    /** Growth stops at the ceiling, and an OOM there fails at once instead of spending the budget at the same size. */
+    @Test
+    void anOomAtTheMemoryCeilingFailsSayingSo() {
+        TaskDefinition t = task("a");
+        t.setMaxAttempts(5);
+        t.getResources().setMemoryBytes(400 * MIB);
+        planner.accept(job("j", t), 1L);
+        planner.onEvent(ended(plan.drainReady().get(0), TaskEventType.FAILED, FailureClass.OOM_KILLED, 137), 2L);
+        TaskReady second = plan.drainReady().get(0);
+        assertEquals(800 * MIB, second.getTask().getResources().getMemoryBytes());
+        planner.onEvent(ended(second, TaskEventType.FAILED, FailureClass.OOM_KILLED, 137), 3L);
+        TaskReady third = plan.drainReady().get(0);
+        assertEquals(1024 * MIB, third.getTask().getResources().getMemoryBytes(), "grown to the ceiling, not past it");
+        planner.onEvent(ended(third, TaskEventType.FAILED, FailureClass.OOM_KILLED, 137), 4L);
+        assertTrue(plan.drainReady().isEmpty(), "no fourth attempt at the same 1Gi");
+        JobResult result = plan.onlyResult();
+        assertEquals(JobState.FAILED, result.getState());
+        assertTrue(result.getReason().contains("it had 1024Mi, the ceiling (flash.memory.max-task: 1024Mi)"), result.getReason());
+    }
+
+    /** Growth asks for no more than the largest node any framework has, and an OOM there fails saying so (not held for ever). */
+    @Test
+    void anOomAtTheLargestNodesMemoryFailsSayingSo() {
+        plan.largestNodeMemory = 300 * MIB;
+        TaskDefinition t = task("a");
+        t.setMaxAttempts(5);
+        t.getResources().setMemoryBytes(200 * MIB);
+        planner.accept(job("j", t), 1L);
+        planner.onEvent(ended(plan.drainReady().get(0), TaskEventType.FAILED, FailureClass.OOM_KILLED, 137), 2L);
+        TaskReady second = plan.drainReady().get(0);
+        assertEquals(300 * MIB, second.getTask().getResources().getMemoryBytes(), "the largest node's memory, not 400Mi");
+        planner.onEvent(ended(second, TaskEventType.FAILED, FailureClass.OOM_KILLED, 137), 3L);
+        assertTrue(plan.drainReady().isEmpty(), "no attempt asks for more than any node has");
+        JobResult result = plan.onlyResult();
+        assertEquals(JobState.FAILED, result.getState());
+        assertTrue(result.getReason().contains("it had 300Mi, all the memory of the largest node any framework has (300Mi)"),
+                result.getReason());
+    }
+
+    @Test
+    void backoffDelaysTheRetry() {
+        TaskDefinition t = task("a");
+        t.setMaxAttempts(3);
+        t.setBackoffSeconds(10L);
+        planner.accept(job("j", t), 1_000L);
+        planner.onEvent(ended(plan.drainReady().get(0), TaskEventType.FAILED, FailureClass.USER, 1), 5_000L);
+        assertTrue(plan.drainReady().isEmpty(), "not yet");
+        DelayedAttempt delayed = plan.delayed.get(0);
+        assertEquals(15_000L, delayed.getDueAt());
+        planner.due(delayed, 15_000L);
+        assertEquals("j.a.2", plan.drainReady().get(0).getAttemptId());
+    }
+
+    @Test
+    void lostNodesDoNotSpendTheUsersBudget() {
+        planner.accept(job("j", task("a")), 1L); // maxAttempts 1
+        TaskReady attempt = plan.drainReady().get(0);
+        for (int lost = 1; lost <= 2; lost++) {
+            planner.onEvent(ended(attempt, TaskEventType.LOST, FailureClass.NODE_LOST, null), 2L);
+            attempt = plan.drainReady().get(0);
+        }
+        assertTrue(plan.results.isEmpty());
+        planner.onEvent(ended(attempt, TaskEventType.SUCCEEDED, null, 0), 3L);
+        TaskSummary a = plan.onlyResult().getTasks().get(0);
+        assertEquals(JobState.SUCCEEDED, plan.onlyResult().getState());
+        assertEquals(0, a.getUserFailures());
+        assertEquals(2, a.getInfraFailures());
+        assertEquals(3, a.getAttempts());
+    }
+
+    @Test
+    void aFrameworkLossReportedAfterThePlacementIsIgnoredSoTheAttemptNeverRunsTwice() {
+        planner.accept(job("j", task("a")), 1L);
+        TaskReady attempt = plan.drainReady().get(0);
+        TaskEvent placed = event(attempt, TaskEventType.PLACED);
+        placed.setNodeId("n1");
+        planner.onEvent(placed, 2L);
+        TaskEvent movedByTheDispatcher = ended(attempt, TaskEventType.LOST, FailureClass.FRAMEWORK_LOST, null);
+        movedByTheDispatcher.setNodeId(null);
+        planner.onEvent(movedByTheDispatcher, 3L);
+        assertTrue(plan.drainReady().isEmpty(), "no second attempt beside the placed one");
+        // Its shard reads the fence and stops it: that end, from its node, is retried.
+        TaskEvent stopped = ended(attempt, TaskEventType.LOST, FailureClass.FRAMEWORK_LOST, null);
+        stopped.setNodeId("n1");
+        planner.onEvent(stopped, 4L);
+        TaskReady retry = plan.drainReady().get(0);
+        assertEquals("j.a.2", retry.getAttemptId());
+        planner.onEvent(ended(retry, TaskEventType.SUCCEEDED, null, 0), 5L);
+        assertEquals(JobState.SUCCEEDED, plan.onlyResult().getState());
+        assertEquals(0, plan.onlyResult().getTasks().get(0).getUserFailures());
+    }
+
+    @Test
+    void aFrameworkLossBeforeThePlacementRetriesWithoutTheUsersBudget() {
+        planner.accept(job("j", task("a")), 1L);
+        planner.onEvent(ended(plan.drainReady().get(0), TaskEventType.LOST, FailureClass.FRAMEWORK_LOST, null), 2L);
+        TaskReady retry = plan.drainReady().get(0);
+        assertEquals("j.a.2", retry.getAttemptId());
+        planner.onEvent(ended(retry, TaskEventType.SUCCEEDED, null, 0), 3L);
+        assertEquals(0, plan.onlyResult().getTasks().get(0).getUserFailures());
+    }
+
+    @Test
+    void infrastructureBudgetRunsOut() {
+        planner.accept(job("j", task("a")), 1L);
+        for (int i = 0; i < 3; i++) {
+            planner.onEvent(ended(plan.drainReady().get(0), TaskEventType.LOST, FailureClass.NODE_LOST, null), 2L);
+        }
+        assertEquals(JobState.FAILED, plan.onlyResult().getState());
+        assertTrue(plan.onlyResult().getReason().contains("infrastructure retries exhausted"), plan.onlyResult().getReason());
+    }
+
+    @Test
+    void repeatedFailuresOnOneFrameworkExcludeIt() {
+        TaskDefinition t = task("a");
+        t.setMaxAttempts(3);
+        planner.accept(job("j", t), 1L);
+        planner.onEvent(ended(plan.drainReady().get(0), TaskEventType.FAILED, FailureClass.USER, 1), 2L);
+        TaskReady second = plan.drainReady().get(0);
+        assertEquals(List.of(), second.getExcludedFrameworks());
+        planner.onEvent(ended(second, TaskEventType.FAILED, FailureClass.USER, 1), 3L);
+        assertEquals(List.of("ecs"), plan.drainReady().get(0).getExcludedFrameworks());
+    }
+
+    @Test
+    void eventsOfOldAttemptsChangeNothing() {
+        TaskDefinition t = task("a");
+        t.setMaxAttempts(2);
+        planner.accept(job("j", t), 1L);
+        TaskReady first = plan.drainReady().get(0);
+        planner.onEvent(ended(first, TaskEventType.FAILED, FailureClass.USER, 1), 2L);
+        plan.drainReady();
+        int statuses = plan.statuses.size();
+        planner.onEvent(ended(first, TaskEventType.SUCCEEDED, null, 0), 3L);
+        planner.onEvent(ended(first, TaskEventType.FAILED, FailureClass.USER, 1), 3L);
+        assertEquals(statuses, plan.statuses.size(), "late events of attempt 1 change nothing");
+        assertEquals(TaskState.READY, plan.units.get("j.a").getState());
+    }
+
+    @Test
+    void scatterRunsEveryShardAndTheGatherWaitsForAll() {
+        planner.accept(job("j", scattered("compare", 10, 4), task("gather", "compare")), 1L);
+        List<TaskReady> shards = plan.drainReady();
+        assertEquals(List.of("j.compare.s0", "j.compare.s1", "j.compare.s2"), ids(shards));
+        Map<String, String> env = shards.get(2).getTask().getEnv();
+        assertEquals("8", env.get("FLASH_SHARD_FROM"));
+        assertEquals("10", env.get("FLASH_SHARD_TO"));
+        assertEquals("3", env.get("FLASH_SHARD_COUNT"));
+        assertNull(shards.get(0).getTask().getScatter(), "a shard carries only its own share");
+
+        planner.onEvent(ended(shards.get(0), TaskEventType.SUCCEEDED, null, 0), 2L);
+        planner.onEvent(ended(shards.get(2), TaskEventType.SUCCEEDED, null, 0), 2L);
+        assertTrue(plan.drainReady().isEmpty(), "gather waits for shard 1");
+        planner.onEvent(ended(shards.get(1), TaskEventType.SUCCEEDED, null, 0), 3L);
+        TaskReady gather = plan.drainReady().get(0);
+        assertEquals("j.gather", gather.getTaskId());
+        planner.onEvent(ended(gather, TaskEventType.SUCCEEDED, null, 0), 4L);
+
+        TaskSummary compare = plan.onlyResult().getTasks().get(0);
+        assertEquals(3, compare.getShards());
+        assertEquals(3, compare.getShardsSucceeded());
+    }
+
+    @Test
+    void listScatterHandsEachShardItsItems() {
+        TaskDefinition t = task("t");
+        t.setScatter(Scatter.newBuilder().setItems(List.of("a", "b", "c", "d", "e")).setShardSize(2).setShards(3).build());
+        planner.accept(job("j", t), 1L);
+        List<TaskReady> shards = plan.drainReady();
+        assertEquals("a\nb", shards.get(0).getTask().getEnv().get("FLASH_SHARD_ITEMS"));
+        assertEquals("e", shards.get(2).getTask().getEnv().get("FLASH_SHARD_ITEMS"));
+    }
+
+    @Test
+    void aFailedShardFailsTheTaskWithItsReason() {
+        planner.accept(job("j", scattered("t", 2, 1)), 1L);
+        List<TaskReady> shards = plan.drainReady();
+        planner.onEvent(ended(shards.get(1), TaskEventType.FAILED, FailureClass.USER, 4), 2L);
+        assertTrue(plan.results.isEmpty(), "shard 0 still runs");
+        planner.onEvent(ended(shards.get(0), TaskEventType.SUCCEEDED, null, 0), 3L);
+        JobResult result = plan.onlyResult();
+        assertEquals(JobState.FAILED, result.getState());
+        assertEquals(4, result.getExitCode());
+        assertEquals("task t shard t[1] failed with exit code 4; 1 of 1 attempts used", result.getReason());
+    }
+
+    @Test
+    void cancelStopsPendingTasksAndAsksRunningAttemptsToStop() {
+        planner.accept(job("j", task("a"), task("b", "a")), 1L);
+        TaskReady a = plan.drainReady().get(0);
+        TaskEvent dispatched = event(a, TaskEventType.DISPATCHED);
+        dispatched.setShard(2);
+        planner.onEvent(dispatched, 2L);
+        planner.cancel("j", "user asked", 3L);
+        TaskReady cancel = plan.drainReady().get(0);
+        assertTrue(cancel.getCancel());
+        assertEquals(a.getAttemptId(), cancel.getAttemptId());
+        assertEquals("ecs", cancel.getCancelFramework());
+        assertEquals(2, cancel.getCancelShard());
+        assertTrue(plan.results.isEmpty(), "waits for the running attempt to stop");
+
+        planner.onEvent(ended(a, TaskEventType.CANCELLED, FailureClass.CANCELLED, 137), 4L);
+        JobResult result = plan.onlyResult();
+        assertEquals(JobState.CANCELLED, result.getState());
+        assertEquals("cancelled: user asked", result.getReason());
+        assertEquals(List.of(TaskState.CANCELLED, TaskState.CANCELLED), result.getTasks().stream().map(TaskSummary::getState).toList());
+    }
+
+    @Test
+    void continueModeRunsIndependentBranches() {
+        JobAccepted spec = job("j", task("a"), task("b", "a"), task("c"));
+        spec.setFailureMode(FailureMode.CONTINUE);
+        planner.accept(spec, 1L);
+        List<TaskReady> ready = plan.drainReady();
+        planner.onEvent(ended(ready.get(0), TaskEventType.FAILED, FailureClass.USER, 2), 2L);
+        assertTrue(plan.results.isEmpty(), "c is still running");
+        planner.onEvent(ended(ready.get(1), TaskEventType.SUCCEEDED, null, 0), 3L);
+        assertEquals(List.of(TaskState.FAILED, TaskState.SKIPPED, TaskState.SUCCEEDED),
+                plan.onlyResult().getTasks().stream().map(TaskSummary::getState).toList());
+    }
+
+    @Test
+    void aTaskThatContinuesOnFailureReleasesItsDependantsAndDoesNotFailTheJob() {
+        TaskDefinition first = task("a");
+        first.setContinueOnFailure(true);
+        JobAccepted spec = job("j", first, task("b", "a"));
+        spec.setLabels(Map.of("ga4gh.tes/task", "{}"));
+        planner.accept(spec, 1L);
+        planner.onEvent(ended(plan.drainReady().get(0), TaskEventType.FAILED, FailureClass.USER, 3), 2L);
+        List<TaskReady> ready = plan.drainReady();
+        assertEquals(List.of("j.b"), ids(ready), "b runs although a failed");
+        planner.onEvent(ended(ready.get(0), TaskEventType.SUCCEEDED, null, 0), 3L);
+        JobResult result = plan.onlyResult();
+        assertEquals(JobState.SUCCEEDED, result.getState());
+        assertEquals(List.of(TaskState.FAILED, TaskState.SUCCEEDED), result.getTasks().stream().map(TaskSummary::getState).toList());
+        assertEquals(3, result.getTasks().get(0).getExitCode());
+        JobStatus last = plan.statuses.get(plan.statuses.size() - 1);
+        assertEquals("done; failures ignored (continueOnFailure): a", last.getMessage());
+        assertEquals("{}", last.getLabels().get("ga4gh.tes/task"), "the status carries the submission's labels");
+        assertEquals(spec.getAcceptedAt(), last.getAcceptedAt());
+    }
+
+    @Test
+    void theSameJobTwiceRunsOnce() {
+        assertTrue(planner.accept(job("j", task("a")), 1L));
+        assertFalse(planner.accept(job("j", task("a")), 2L));
+        assertEquals(1, plan.drainReady().size());
+        JobStatus last = plan.statuses.get(plan.statuses.size() - 1);
+        assertEquals("j", last.getJobId());
+        assertTrue(last.getMessage().contains("was seen before"), last.getMessage());
+    }
+
+    /** Property: on random DAGs with scatters, every unit runs exactly once, only after all its dependencies. */
+    @Test
+    void randomDagsRunEveryTaskOnceAfterItsDependencies() {
+        Random random = new Random(42);
+        for (int round = 0; round < 200; round++) {
+            int n = 1 + random.nextInt(30);
+            List<TaskDefinition> tasks = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                List<String> deps = new ArrayList<>();
+                for (int j = 0; j < i; j++) if (random.nextInt(4) == 0) deps.add("t" + j);
+                tasks.add(random.nextInt(5) == 0 ? scattered("t" + i, 3, 1, deps.toArray(String[]::new))
+                        : task("t" + i, deps.toArray(String[]::new)));
+            }
+            String jobId = "j" + round;
+            planner.accept(job(jobId, tasks.toArray(TaskDefinition[]::new)), 0L);
+            List<TaskReady> running = new ArrayList<>(plan.drainReady());
+            Map<String, Integer> shardsDone = new HashMap<>();
+            Set<String> unitsDone = new HashSet<>();
+            while (!running.isEmpty()) {
+                TaskReady next = running.remove(random.nextInt(running.size()));
+                String name = next.getTask().getName();
+                for (String dep : next.getTask().getDependsOn()) {
+                    int shards = plan.tasks.get(jobId + "/" + dep).getShards();
+                    assertEquals(shards, shardsDone.getOrDefault(dep, 0), name + " ran before all of " + dep);
+                }
+                assertTrue(unitsDone.add(next.getTaskId()), next.getTaskId() + " ran twice");
+                shardsDone.merge(name, 1, Integer::sum);
+                planner.onEvent(ended(next, TaskEventType.SUCCEEDED, null, 0), 1L);
+                running.addAll(plan.drainReady());
+            }
+            for (TaskDefinition t : tasks) {
+                assertEquals(plan.tasks.get(jobId + "/" + t.getName()).getShards(), shardsDone.get(t.getName()), t.getName());
+            }
+            JobResult result = plan.results.remove(plan.results.size() - 1);
+            assertEquals(jobId, result.getJobId());
+            assertEquals(JobState.SUCCEEDED, result.getState());
+        }
+    }
+
+    @Test
+    void tasksThatLeaveMemoryOutGetAnEstimateFromEarlierRuns() {
+        TaskDefinition t = task("align");
+        t.setMemoryRequested(false);
+        t.setResources(new Capacity(0.5, 512 * MIB, 0L, 0)); // the default ingest filled in
+        planner.accept(job("j1", t), 1L);
+        TaskReady first = plan.drainReady().get(0);
+        assertEquals(512 * MIB, first.getTask().getResources().getMemoryBytes());
+        assertTrue(plan.units.get("j1.align").getResourceSource().startsWith("default memory 512Mi"));
+
+        TaskEvent done = ended(first, TaskEventType.SUCCEEDED, null, 0);
+        done.setPeakMemoryBytes(100 * MIB);
+        planner.onEvent(done, 2L);
+        ResourceObservation observed = plan.observations.get(0);
+        assertEquals(100 * MIB, observed.getPeakMemoryBytes());
+        assertEquals(ResourceEstimator.signature(t), observed.getSignature());
+        plan.estimates.put(observed.getSignature(), ResourceEstimator.defaults().update(null, observed));
+
+        planner.accept(job("j2", t), 3L);
+        TaskReady second = plan.drainReady().get(0);
+        assertEquals(120 * MIB, second.getTask().getResources().getMemoryBytes(), "the peak plus 20 %");
+        assertTrue(plan.units.get("j2.align").getResourceSource().startsWith("estimated from 1 earlier runs"),
+                plan.units.get("j2.align").getResourceSource());
+    }
+}

@@ -1,0 +1,166 @@
+package io.flash.planner.kafka;
+
+import io.flash.common.testing.MutableClock;
+import io.flash.common.testing.TopologyHarness;
+import io.flash.planner.core.RetryPolicy;
+import io.flash.schema.*;
+import org.apache.kafka.streams.*;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import static io.flash.common.testing.Samples.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+class PlannerTopologyTest {
+
+    private TopologyHarness harness;
+    private TestInputTopic<String, JobAccepted> accepted;
+    private TestInputTopic<String, TaskEvent> events;
+    private TestOutputTopic<String, TaskReady> ready;
+    private TestOutputTopic<String, JobStatus> status;
+    private TestOutputTopic<String, JobResult> results;
+    private TestInputTopic<String, JobCommand> commands;
+    private TestOutputTopic<String, TaskSummary> unitStatus;
+    private final MutableClock clock = new MutableClock(10_000);
+
+    @BeforeEach
+    void setUp() {
+        harness = new TopologyHarness("planner-test", clock.instant(),
+                topics -> PlannerTopology.build(topics, RetryPolicy.defaults(), Duration.ofSeconds(1), clock));
+        var topics = harness.topics;
+        commands = harness.input(topics.jobsCommands);
+        unitStatus = harness.output(topics.tasksStatus);
+        accepted = harness.input(topics.jobsAccepted);
+        events = harness.input(topics.tasksEvents);
+        ready = harness.output(topics.tasksReady);
+        status = harness.output(topics.jobsStatus);
+        results = harness.output(topics.jobsResults);
+    }
+
+    @AfterEach
+    void tearDown() {
+        harness.close();
+    }
+
+    @Test
+    void acceptedJobEmitsReadyAttemptsAndStatus() {
+        accepted.pipeInput("j", job("j", task("a"), task("b", "a")));
+
+        var records = ready.readKeyValuesToList();
+        assertEquals(1, records.size());
+        assertEquals("j", records.get(0).key, "keyed by job id, like its task events");
+        assertEquals("j.a.1", records.get(0).value.getAttemptId());
+        JobStatus s = status.readValue();
+        assertEquals(JobState.RUNNING, s.getState());
+        assertEquals(2, s.getTasksTotal());
+        KeyValueStore<String, TaskSummary> units = harness.driver.getKeyValueStore(PlannerTopology.UNITS_STORE);
+        assertEquals(TaskState.READY, units.get("j.a").getState());
+        KeyValueStore<String, JobProgress> jobs = harness.driver.getKeyValueStore(PlannerTopology.JOBS_STORE);
+        assertEquals(List.of("a", "b"), jobs.get("j").getTaskNames());
+    }
+
+    @Test
+    void theSameJobAcceptedTwiceRunsOnce() {
+        accepted.pipeInput("j", job("j", task("a")));
+        accepted.pipeInput("j", job("j", task("a")));
+        assertEquals(1, ready.readValuesToList().size());
+    }
+
+    @Test
+    void eventsDriveTheJobToExactlyOneResult() {
+        accepted.pipeInput("j", job("j", task("a")));
+        TaskReady a = ready.readValue();
+        events.pipeInput("j", event(a, TaskEventType.DISPATCHED));
+        events.pipeInput("j", event(a, TaskEventType.PLACED));
+        events.pipeInput("j", event(a, TaskEventType.STARTED));
+        TaskEvent done = event(a, TaskEventType.SUCCEEDED);
+        done.setExitCode(0);
+        done.setStdoutTail("hello\n");
+        events.pipeInput("j", done);
+        events.pipeInput("j", done); // duplicate delivery
+
+        var all = results.readValuesToList();
+        assertEquals(1, all.size(), "exactly one result");
+        JobResult result = all.get(0);
+        assertEquals(JobState.SUCCEEDED, result.getState());
+        assertEquals("hello\n", result.getTasks().get(0).getStdoutTail());
+        assertEquals("n1", result.getTasks().get(0).getNodeId());
+        var statuses = status.readValuesToList();
+        assertEquals(5, statuses.size(), "accepted, dispatched, placed, started, succeeded");
+        assertEquals(JobState.SUCCEEDED, statuses.get(4).getState());
+    }
+
+    @Test
+    void eventsOfUnknownJobsAreIgnored() {
+        events.pipeInput("nobody", event(ready("nobody", task("a"), 1), TaskEventType.SUCCEEDED));
+        assertTrue(results.isEmpty());
+        assertTrue(status.isEmpty());
+    }
+
+    private static TaskEvent failed(TaskReady r, TaskEventType type, FailureClass cause, Integer exitCode) {
+        TaskEvent e = event(r, type);
+        e.setFailureClass(cause);
+        e.setExitCode(exitCode);
+        return e;
+    }
+
+    @Test
+    void aLostAttemptIsPublishedAgainAsANewAttempt() {
+        accepted.pipeInput("j", job("j", task("a")));
+        TaskReady first = ready.readValue();
+        events.pipeInput("j", failed(first, TaskEventType.LOST, FailureClass.NODE_LOST, null));
+        TaskReady second = ready.readValue();
+        assertEquals("j.a.2", second.getAttemptId());
+        TaskSummary unit = unitStatus.readValuesToList().stream().reduce((x, y) -> y).orElseThrow();
+        assertEquals(1, unit.getInfraFailures());
+        assertTrue(unit.getReason().contains("was lost with its node n1"), unit.getReason());
+    }
+
+    @Test
+    void aUserRetryWaitsOutItsBackoff() {
+        TaskDefinition flaky = task("a");
+        flaky.setMaxAttempts(2);
+        flaky.setBackoffSeconds(5L);
+        accepted.pipeInput("j", job("j", flaky));
+        events.pipeInput("j", failed(ready.readValue(), TaskEventType.FAILED, FailureClass.USER, 1));
+        harness.driver.advanceWallClockTime(Duration.ofSeconds(2));
+        assertTrue(ready.isEmpty(), "still in its backoff");
+        clock.advance(6_000);
+        harness.driver.advanceWallClockTime(Duration.ofSeconds(4));
+        assertEquals("j.a.2", ready.readValue().getAttemptId());
+    }
+
+    @Test
+    void aCancelCommandBecomesACancelRequestAndEndsTheJob() {
+        accepted.pipeInput("j", job("j", task("a"), task("b", "a")));
+        TaskReady a = ready.readValue();
+        TaskEvent dispatched = event(a, TaskEventType.DISPATCHED);
+        dispatched.setShard(1);
+        events.pipeInput("j", dispatched);
+        commands.pipeInput("j", JobCommand.newBuilder().setJobId("j").setAction(JobAction.CANCEL).setReason("test").setAt(1L).build());
+        TaskReady cancel = ready.readValue();
+        assertTrue(cancel.getCancel());
+        assertEquals("ecs", cancel.getCancelFramework());
+        assertEquals(1, cancel.getCancelShard());
+        events.pipeInput("j", failed(a, TaskEventType.CANCELLED, FailureClass.CANCELLED, 137));
+        JobResult result = results.readValue();
+        assertEquals(JobState.CANCELLED, result.getState());
+        assertEquals("cancelled: test", result.getReason());
+    }
+
+    @Test
+    void everyTopicItReadsIsOneQuarkusWaitsFor() throws Exception {
+        io.flash.common.testing.ListedTopics.assertListed(PlannerTopology.build(harness.topics, RetryPolicy.defaults(), Duration.ofSeconds(1), clock), java.util.Map.of());
+    }
+
+    @Test
+    void itsSecureModeGrantAllowsEveryTopicItReadsAndWrites() throws Exception {
+        io.flash.common.testing.ListedTopics.assertGranted(PlannerTopology.build(harness.topics, RetryPolicy.defaults(), Duration.ofSeconds(1), clock), io.flash.common.access.KafkaGrants.planner());
+    }
+}

@@ -1,0 +1,20 @@
+package io.flash.batch.core;
+
+import io.flash.common.state.Table;
+import io.flash.schema.TaskDispatch;
+
+/** What a batch shard keeps (restored on takeover), by attempt id. */
+public interface BatchStore {
+
+    /** Dispatched here, not yet submitted (the controller did not answer, or the shard is catching up). */
+    Table<TaskDispatch> waiting();
+
+    /** Submitted to the cluster, until its end is reported. */
+    Table<TaskDispatch> submitted();
+
+    /** The cluster's job id of each submitted attempt. */
+    Table<String> clusterIds();
+
+    /** When things happened: {@code submitted/}, {@code started/}, {@code cancelled/}, {@code fenced/} + attempt id; the shard's clock. */
+    Table<Long> marks();
+}

@@ -1,0 +1,33 @@
+package io.flash.batch.core;
+
+/** What an attempt left in the job's workspace on the cluster's shared storage. */
+public interface Workspaces {
+
+    /** Whether the kernel killed the attempt's container for its memory (the job script leaves a mark). */
+    boolean oomKilled(String jobId, String attemptId);
+
+    /** Whether the job script ended the attempt at the task's timeout (it leaves a mark). */
+    boolean timedOut(String jobId, String attemptId);
+
+    /** The exit status the job script wrote when the container ended, or null (still running, or the script never got there). */
+    Integer exitStatus(String jobId, String attemptId);
+
+    /** The end of the attempt's output, or null. */
+    String tail(String jobId, String attemptId);
+
+    /**
+     * The attempt's output from byte {@code from}: at most {@code max} bytes of whole lines (all of
+     * it, if {@code toTheEnd}, with what lies past {@code max} skipped and counted).
+     */
+    Output output(String jobId, String attemptId, long from, int max, boolean toTheEnd);
+
+    /** Which of the declared outputs the job left in its workspace ("path (bytes)"), and which it did not. */
+    Outputs outputs(String jobId, java.util.List<String> declared);
+
+    record Outputs(java.util.List<String> found, java.util.List<String> missing) {
+    }
+
+    /** A piece of output and where the next one starts. */
+    record Output(String text, long next, long skippedBytes) {
+    }
+}

@@ -1,0 +1,55 @@
+package io.flash.batch.kafka;
+
+import io.flash.batch.cluster.Cluster;
+import io.flash.batch.cluster.JobScripts;
+import io.flash.batch.core.BatchSettings;
+import io.flash.batch.core.Workspaces;
+import io.flash.common.streams.Wiring;
+import io.flash.common.topics.FlashTopics;
+import io.flash.schema.TaskDispatch;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.Topology;
+
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * framework-batch: partition i of the framework's tasks topic is scheduling shard i (the dispatcher
+ * chooses it); each shard submits to the one cluster this instance serves and reports from it.
+ * State per shard: {@link #WAITING_STORE} and {@link #SUBMITTED_STORE} (attempt id → TaskDispatch),
+ * {@link #IDS_STORE} (attempt id → cluster job id), {@link #MARKS_STORE} (when things happened).
+ */
+public final class BatchTopology {
+
+    public static final String WAITING_STORE = "batch-waiting";
+    public static final String SUBMITTED_STORE = "batch-submitted";
+    public static final String IDS_STORE = "batch-cluster-ids";
+    public static final String MARKS_STORE = "batch-marks";
+
+    static final String TASKS = "framework-tasks";
+    static final String SHARD = "shard";
+    static final String EVENTS_SINK = "task-events";
+    static final String HEARTBEAT_SINK = "framework-heartbeats";
+    static final String OWN_TASKS_SINK = "own-tasks";
+    static final String LOGS_SINK = "task-logs";
+
+    private BatchTopology() {
+    }
+
+    public static Topology build(FlashTopics topics, BatchSettings settings, Duration tick, Cluster cluster, JobScripts scripts,
+                                 Workspaces workspaces, Clock clock) {
+        String fw = settings.frameworkId();
+        Topology topology = new Topology();
+        Wiring.source(topology, TASKS, topics.frameworkTasks(fw));
+        topology.addProcessor(SHARD, () -> new BatchProcessor(settings, tick, cluster, scripts, workspaces, clock), TASKS);
+        Wiring.store(topology, WAITING_STORE, topics.storeSerde(TaskDispatch.class), SHARD);
+        Wiring.store(topology, SUBMITTED_STORE, topics.storeSerde(TaskDispatch.class), SHARD);
+        Wiring.store(topology, IDS_STORE, Serdes.String(), SHARD);
+        Wiring.store(topology, MARKS_STORE, Serdes.Long(), SHARD);
+        Wiring.sink(topology, EVENTS_SINK, topics.tasksEvents, SHARD);
+        Wiring.sink(topology, HEARTBEAT_SINK, topics.frameworkHeartbeats, SHARD);
+        Wiring.sink(topology, LOGS_SINK, topics.tasksLogs, SHARD);
+        Wiring.markerSink(topology, OWN_TASKS_SINK, topics.frameworkTasks(fw), SHARD);
+        return topology;
+    }
+}

@@ -1,0 +1,252 @@
+package io.flash.batch.core;
+
+import io.flash.batch.cluster.Cluster;
+import io.flash.batch.cluster.JobScripts;
+import io.flash.batch.cluster.MemoryCluster;
+import io.flash.common.state.MemoryTable;
+import io.flash.schema.*;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.*;
+
+import static io.flash.common.testing.Samples.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+/** A batch shard's decisions over a cluster in memory (the port, not a mocked library). */
+class BatchShardTest {
+
+    private final MemoryCluster cluster = new MemoryCluster();
+    private final List<TaskEvent> events = new ArrayList<>();
+    private final List<FrameworkHeartbeat> heartbeats = new ArrayList<>();
+    private final MemoryTable<TaskDispatch> waiting = new MemoryTable<>(), submitted = new MemoryTable<>();
+    private final MemoryTable<String> ids = new MemoryTable<>();
+    private final MemoryTable<Long> marks = new MemoryTable<>();
+    private final Set<String> oomMarks = new HashSet<>(), timeoutMarks = new HashSet<>();
+    private final List<LogChunk> logs = new ArrayList<>();
+    private final Set<String> filesInWorkspace = new HashSet<>();
+    private final Map<String, StringBuilder> outputs = new HashMap<>();
+    private final Map<String, Integer> exits = new HashMap<>();
+    private long now = 100_000;
+
+    private BatchShard shard() {
+        BatchStore store = new BatchStore() {
+            public MemoryTable<TaskDispatch> waiting() { return waiting; }
+            public MemoryTable<TaskDispatch> submitted() { return submitted; }
+            public MemoryTable<String> clusterIds() { return ids; }
+            public MemoryTable<Long> marks() { return marks; }
+        };
+        BatchOutbox outbox = new BatchOutbox() {
+            public void event(TaskEvent e) { events.add(e); }
+            public void heartbeat(FrameworkHeartbeat hb) { heartbeats.add(hb); }
+            public void marker(String key) { }
+            public void log(LogChunk chunk) { logs.add(chunk); }
+        };
+        Workspaces workspaces = new Workspaces() {
+            public boolean oomKilled(String jobId, String attemptId) { return oomMarks.contains(attemptId); }
+            public boolean timedOut(String jobId, String attemptId) { return timeoutMarks.contains(attemptId); }
+            public Outputs outputs(String jobId, List<String> declared) {
+                return new Outputs(declared.stream().filter(filesInWorkspace::contains).map(f -> f + " (2 bytes)").toList(),
+                        declared.stream().filter(f -> !filesInWorkspace.contains(f)).toList());
+            }
+            public Output output(String jobId, String attemptId, long from, int max, boolean toTheEnd) {
+                String all = outputs.getOrDefault(attemptId, new StringBuilder()).toString();
+                String piece = all.substring((int) Math.min(from, all.length()));
+                if (!toTheEnd) piece = piece.substring(0, piece.lastIndexOf('\n') + 1);
+                return new Output(piece, from + piece.length(), 0);
+            }
+            public String tail(String jobId, String attemptId) { return "tail of " + attemptId; }
+            public Integer exitStatus(String jobId, String attemptId) { return exits.get(attemptId); }
+        };
+        return new BatchShard(new BatchSettings("slurm", 500, Duration.ofMinutes(10), Duration.ofSeconds(20), DiskType.SSD, false), 0,
+                store, outbox, cluster, new JobScripts("slurm", Path.of("/shared/flash"), 128), workspaces, now);
+    }
+
+    private final BatchShard shard = shard();
+
+    private TaskReady dispatch(String name) {
+        TaskReady r = ready("j", task(name), 1);
+        shard.onDispatch(TaskDispatch.newBuilder().setFrameworkId("slurm").setShard(0).setReady(r).setDispatchedAt(now).build(), now);
+        return r;
+    }
+
+    private List<TaskEventType> types() {
+        return events.stream().map(TaskEvent::getType).toList();
+    }
+
+    private TaskEvent last() {
+        return events.get(events.size() - 1);
+    }
+
+    private void tick() {
+        now += 2_000;
+        shard.tick(now);
+    }
+
+    @Test
+    void anAttemptBecomesOneClusterJobNamedAfterItAndItsStatesBecomeEvents() {
+        TaskReady r = dispatch("a");
+        assertEquals(List.of("j.a.1"), cluster.submitted);
+        assertEquals(List.of(TaskEventType.PLACED), types());
+        tick();
+        cluster.set("j.a.1", Cluster.Phase.RUNNING, null);
+        tick();
+        tick();
+        assertEquals(List.of(TaskEventType.PLACED, TaskEventType.STARTED), types(), "started once");
+        cluster.set("j.a.1", Cluster.Phase.SUCCEEDED, 0);
+        tick();
+        assertEquals(TaskEventType.SUCCEEDED, last().getType());
+        assertEquals("tail of j.a.1", last().getStdoutTail());
+        assertEquals("c1", last().getNodeId());
+        assertTrue(submitted.isEmpty() && ids.isEmpty(), "released");
+        tick();
+        assertEquals(3, events.size(), "reported once: PLACED, STARTED, SUCCEEDED");
+        assertNotNull(r);
+    }
+
+    @Test
+    void eachWayAClusterJobEndsHasItsFailureClass() {
+        Map<String, Cluster.Phase> ends = new LinkedHashMap<>();
+        ends.put("user", Cluster.Phase.FAILED);
+        ends.put("oom", Cluster.Phase.OUT_OF_MEMORY);
+        ends.put("slow", Cluster.Phase.TIMEOUT);
+        ends.put("node", Cluster.Phase.NODE_LOST);
+        ends.put("pre", Cluster.Phase.PREEMPTED);
+        ends.put("admin", Cluster.Phase.CANCELLED);
+        ends.put("kernel", Cluster.Phase.FAILED);
+        ends.put("watchdog", Cluster.Phase.FAILED);
+        ends.keySet().forEach(this::dispatch);
+        oomMarks.add("j.kernel.1");
+        timeoutMarks.add("j.watchdog.1");
+        ends.forEach((name, phase) -> cluster.set("j." + name + ".1", phase, phase == Cluster.Phase.FAILED ? (name.equals("user") ? 3 : 137) : null));
+        tick();
+        Map<String, TaskEvent> byTask = new HashMap<>();
+        events.stream().filter(e -> e.getType() != TaskEventType.PLACED).forEach(e -> byTask.put(e.getTaskId(), e));
+        assertEquals(FailureClass.USER, byTask.get("j.user").getFailureClass());
+        assertEquals(3, byTask.get("j.user").getExitCode());
+        assertEquals(FailureClass.OOM_KILLED, byTask.get("j.oom").getFailureClass());
+        assertEquals(FailureClass.OOM_KILLED, byTask.get("j.kernel").getFailureClass(), "the container's own OOM mark");
+        assertEquals(FailureClass.TIMEOUT, byTask.get("j.slow").getFailureClass());
+        assertEquals(FailureClass.TIMEOUT, byTask.get("j.watchdog").getFailureClass(), "the job script's timeout mark");
+        assertEquals(TaskEventType.LOST, byTask.get("j.node").getType());
+        assertEquals(FailureClass.NODE_LOST, byTask.get("j.node").getFailureClass());
+        assertEquals(FailureClass.PREEMPTED, byTask.get("j.pre").getFailureClass());
+        assertEquals(FailureClass.INFRASTRUCTURE, byTask.get("j.admin").getFailureClass(), "cancelled by someone else: not the user's");
+    }
+
+    @Test
+    void aJobAlreadyInTheClusterUnderTheAttemptsNameIsAdoptedNotSubmittedAgain() {
+        cluster.jobs.put("j.a.1", new Cluster.Job("42", "j.a.1", Cluster.Phase.RUNNING, "RUNNING", null, "c1", null));
+        dispatch("a"); // the shard submitted it, then died before it could remember
+        assertTrue(cluster.submitted.isEmpty());
+        assertEquals("42", ids.get("j.a.1"));
+        dispatch("a"); // and a redelivery changes nothing
+        assertEquals(1, types().stream().filter(t -> t == TaskEventType.PLACED).count());
+    }
+
+    @Test
+    void aSilentControllerStopsTheHeartbeatAndHoldsWhatWaitsUntilItAnswers() {
+        tick();
+        assertEquals(1, heartbeats.size());
+        assertEquals(64.0, heartbeats.get(0).getTotal().getCpu());
+        assertEquals(60.0, heartbeats.get(0).getFree().getCpu());
+        assertEquals(List.of("partition=batch"), heartbeats.get(0).getNodeLabels());
+        cluster.down = true;
+        dispatch("a");
+        tick();
+        assertEquals(1, heartbeats.size(), "no heartbeat while the controller is silent");
+        assertEquals(List.of(TaskEventType.HELD), types());
+        assertTrue(events.get(0).getReason().contains("the cluster's controller does not answer"), events.get(0).getReason());
+        cluster.down = false;
+        tick();
+        assertEquals(List.of("j.a.1"), cluster.submitted);
+        assertEquals(2, heartbeats.size());
+        assertEquals(1, heartbeats.get(1).getQueued(), "pending in the cluster counts as queued demand");
+    }
+
+    @Test
+    void aCancelStopsTheJobAndItNeverReportsSuccessWhileAFencedOnesEndIsTheFrameworks() {
+        TaskReady a = dispatch("a"), b = dispatch("b");
+        shard.onDispatch(TaskDispatch.newBuilder().setFrameworkId("slurm").setShard(0)
+                .setReady(TaskReady.newBuilder(a).setCancel(true).build()).setDispatchedAt(now).build(), now);
+        shard.onDispatch(TaskDispatch.newBuilder().setFrameworkId("slurm").setShard(0)
+                .setReady(TaskReady.newBuilder(b).setCancel(true).setFence(true).build()).setDispatchedAt(now).build(), now);
+        assertEquals(List.of("100", "101"), cluster.cancelled);
+        cluster.set("j.a.1", Cluster.Phase.SUCCEEDED, 0); // it finished as the cancel arrived
+        cluster.set("j.b.1", Cluster.Phase.CANCELLED, null);
+        tick();
+        Map<String, TaskEvent> byTask = new HashMap<>();
+        events.stream().filter(e -> e.getType() != TaskEventType.PLACED).forEach(e -> byTask.put(e.getTaskId(), e));
+        assertEquals(TaskEventType.CANCELLED, byTask.get("j.a").getType());
+        assertEquals(TaskEventType.LOST, byTask.get("j.b").getType());
+        assertEquals(FailureClass.FRAMEWORK_LOST, byTask.get("j.b").getFailureClass());
+    }
+
+    @Test
+    void aJobTheClusterForgotEndsByTheExitStatusItsScriptLeft() {
+        dispatch("quick");
+        dispatch("lost");
+        cluster.jobs.clear(); // both finished and purged between two polls (MinJobAge of 2 s)
+        exits.put("j.quick.1", 0);
+        tick();
+        assertEquals(TaskEventType.SUCCEEDED, last().getType());
+        assertEquals("j.quick", last().getTaskId());
+        now += Duration.ofMinutes(11).toMillis();
+        tick();
+        assertEquals(TaskEventType.LOST, last().getType(), "no exit status, forgotten for longer than forget-after");
+        assertEquals(FailureClass.NODE_LOST, last().getFailureClass());
+    }
+
+    @Test
+    void aCancelledJobTheClusterForgotBeforeAPollSawItEndsCancelledNotAsTheUsersFailure() {
+        TaskReady a = dispatch("a");
+        shard.onDispatch(TaskDispatch.newBuilder().setFrameworkId("slurm").setShard(0)
+                .setReady(TaskReady.newBuilder(a).setCancel(true).build()).setDispatchedAt(now).build(), now);
+        cluster.jobs.clear(); // cancelled and purged between two polls (MinJobAge of 2 s)
+        exits.put("j.a.1", 143); // the script's exit status after the cancel's SIGTERM
+        tick();
+        assertEquals(TaskEventType.CANCELLED, last().getType(), last().toString());
+        assertEquals(FailureClass.CANCELLED, last().getFailureClass());
+    }
+
+    @Test
+    void aRunningJobsOutputGoesToTheLogTopicInWholeLinesInOrderAndEndsWithALastChunk() {
+        dispatch("chatty");
+        cluster.set("j.chatty.1", Cluster.Phase.RUNNING, null);
+        StringBuilder out = outputs.computeIfAbsent("j.chatty.1", k -> new StringBuilder());
+        out.append("line 1\nhalf");
+        tick();
+        tick(); // nothing new: no chunk
+        out.append(" a line\n");
+        tick();
+        out.append("the end\n");
+        cluster.set("j.chatty.1", Cluster.Phase.SUCCEEDED, 0);
+        tick();
+        assertEquals(List.of("line 1\n", "half a line\n", "the end\n"), logs.stream().map(LogChunk::getText).toList());
+        assertEquals(List.of(0L, 1L, 2L), logs.stream().map(LogChunk::getSeq).toList());
+        assertEquals(List.of(false, false, true), logs.stream().map(LogChunk::getLast).toList());
+        List<String> kept = new ArrayList<>();
+        marks.forEach((key, value) -> kept.add(key));
+        assertTrue(kept.stream().noneMatch(k -> k.contains("j.chatty.1")), "its offsets are forgotten with it: " + kept);
+    }
+
+    @Test
+    void aSuccessListsItsDeclaredOutputsAndOneThatLeftAnOutputOutFailsAsTheProgramsFault() {
+        TaskReady good = ready("j", TaskDefinition.newBuilder(task("good")).setOutputs(List.of("a.txt")).build(), 1);
+        TaskReady bad = ready("j", TaskDefinition.newBuilder(task("bad")).setOutputs(List.of("b.txt")).build(), 1);
+        for (TaskReady r : List.of(good, bad)) {
+            shard.onDispatch(TaskDispatch.newBuilder().setFrameworkId("slurm").setShard(0).setReady(r).setDispatchedAt(now).build(), now);
+        }
+        filesInWorkspace.add("a.txt");
+        cluster.set("j.good.1", Cluster.Phase.SUCCEEDED, 0);
+        cluster.set("j.bad.1", Cluster.Phase.SUCCEEDED, 0);
+        tick();
+        Map<String, TaskEvent> byTask = new HashMap<>();
+        events.stream().filter(e -> e.getType() != TaskEventType.PLACED).forEach(e -> byTask.put(e.getTaskId(), e));
+        assertEquals(TaskEventType.SUCCEEDED, byTask.get("j.good").getType());
+        assertEquals(List.of("a.txt (2 bytes)"), byTask.get("j.good").getOutputs());
+        assertEquals(FailureClass.USER, byTask.get("j.bad").getFailureClass());
+        assertTrue(byTask.get("j.bad").getReason().contains("left no b.txt"), byTask.get("j.bad").getReason());
+    }
+}

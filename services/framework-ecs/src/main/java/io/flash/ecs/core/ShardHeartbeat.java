@@ -1,0 +1,28 @@
+package io.flash.ecs.core;
+
+import io.flash.common.framework.FrameworkHeartbeats;
+import io.flash.common.resources.Resources;
+import io.flash.schema.*;
+
+import java.util.*;
+
+/** What a shard tells the dispatcher about itself: its live nodes as the kit's offers, and its queue (its head in placement order, for "why pending"). */
+final class ShardHeartbeat {
+
+    private ShardHeartbeat() {
+    }
+
+    static FrameworkHeartbeat of(String frameworkId, int shard, int acceptLimit, Collection<NodeRecord> nodes,
+                                 Collection<TaskDispatch> queue, List<String> queueHead, long now) {
+        List<FrameworkHeartbeats.Offer> offers = new ArrayList<>();
+        for (NodeRecord node : nodes) {
+            if (node.getLost()) continue;
+            NodeHeartbeat hb = node.getHeartbeat();
+            Capacity free = hb.getUnhealthy() != null ? Resources.zero() : Resources.minus(hb.getTotal(), node.getAllocated());
+            offers.add(new FrameworkHeartbeats.Offer(hb.getTotal(), free, hb.getDiskType(), hb.getNetwork(), hb.getLabels()));
+        }
+        FrameworkHeartbeat heartbeat = FrameworkHeartbeats.of(frameworkId, shard, acceptLimit, offers, queue, now);
+        heartbeat.setQueueHead(queueHead);
+        return heartbeat;
+    }
+}

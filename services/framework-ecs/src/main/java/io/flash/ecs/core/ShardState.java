@@ -1,0 +1,156 @@
+package io.flash.ecs.core;
+
+import io.flash.ecs.core.placement.NodeIndex;
+import io.flash.common.resources.Resources;
+import io.flash.ecs.core.queue.Holdings;
+import io.flash.schema.*;
+import io.flash.common.framework.CatchUp;
+import io.flash.common.state.Table;
+
+import java.util.*;
+
+/**
+ * One shard's state: the {@link ShardStore} is the truth (changelogged, restored on takeover);
+ * nodes, queue and holdings are also kept in memory, read once after (re)initialisation and then
+ * written through, so a scheduling pass never deserialises every node and queued attempt from RocksDB.
+ */
+final class ShardState implements CatchUp.Persisted {
+
+    private final Table<NodeRecord> nodeStore;
+    private final Table<TaskDispatch> queueStore;
+    private final Table<Placement> placementStore;
+    private final Table<Long> clockStore;
+    private final Map<String, NodeRecord> nodes = new TreeMap<>();
+    private final Map<String, TaskDispatch> queue = new LinkedHashMap<>(); // arrival order breaks ties
+    private final Holdings holdings = new Holdings();
+    private final NodeIndex index = new NodeIndex();
+
+    ShardState(ShardStore store) {
+        nodeStore = store.nodes();
+        queueStore = store.queue();
+        placementStore = store.placements();
+        clockStore = store.clock();
+        nodeStore.forEach((id, node) -> {
+            nodes.put(id, node);
+            index.put(node);
+        });
+        queueStore.forEach(queue::put);
+        placementStore.forEach((id, placement) -> holdings.add(held(placement)));
+    }
+
+    NodeRecord node(String nodeId) {
+        return nodes.get(nodeId);
+    }
+
+    /** Every node, lost ones included, in id order. */
+    Collection<NodeRecord> nodes() {
+        return nodes.values();
+    }
+
+    void putNode(NodeRecord node) {
+        String id = node.getHeartbeat().getNodeId();
+        nodes.put(id, node);
+        index.put(node);
+        nodeStore.put(id, node);
+    }
+
+    /** Live nodes by free cpu, in step with every {@link #putNode}. */
+    NodeIndex index() {
+        return index;
+    }
+
+    TaskDispatch queued(String attemptId) {
+        return queue.get(attemptId);
+    }
+
+    Collection<TaskDispatch> queue() {
+        return queue.values();
+    }
+
+    void enqueue(TaskDispatch dispatch) {
+        queue.put(dispatch.getReady().getAttemptId(), dispatch);
+        queueStore.put(dispatch.getReady().getAttemptId(), dispatch);
+    }
+
+    void dequeue(String attemptId) {
+        queue.remove(attemptId);
+        queueStore.delete(attemptId);
+    }
+
+    Placement placement(String attemptId) {
+        return placementStore.get(attemptId);
+    }
+
+    void place(Placement placement) {
+        placementStore.put(placement.getAttemptId(), placement);
+        holdings.add(held(placement));
+    }
+
+    void markPreempted(Placement placement, String forAttempt) {
+        placement.setPreemptedBy(forAttempt);
+        placementStore.put(placement.getAttemptId(), placement);
+        holdings.markPreempting(placement.getAttemptId());
+    }
+
+    void markFenced(Placement placement, long now) {
+        placement.setFencedAt(now);
+        placementStore.put(placement.getAttemptId(), placement);
+    }
+
+    void markStarted(Placement placement) {
+        placement.setStarted(true);
+        placementStore.put(placement.getAttemptId(), placement);
+    }
+
+    void unplace(String attemptId) {
+        placementStore.delete(attemptId);
+        holdings.remove(attemptId);
+    }
+
+    /** Takes the attempt's room back from its node. */
+    void release(Placement placement) {
+        unplace(placement.getAttemptId());
+        NodeRecord node = node(placement.getNodeId());
+        if (node == null || !node.getPlacedAttempts().contains(placement.getAttemptId())) {
+            return;
+        }
+        node.setAllocated(Resources.minus(node.getAllocated(), placement.getDispatch().getReady().getTask().getResources()));
+        List<String> placed = new ArrayList<>(node.getPlacedAttempts());
+        placed.remove(placement.getAttemptId());
+        node.setPlacedAttempts(placed);
+        putNode(node);
+    }
+
+    /** When this shard last ticked (committed with what it did then), or null before its first tick. */
+    @Override
+    public Long lastTickAt() {
+        return clockStore.get("lastTickAt");
+    }
+
+    @Override
+    public void ticked(long now) {
+        clockStore.put("lastTickAt", now);
+    }
+
+    /** When the marker this shard waits for was written ({@link CatchUp}), or null when it waits for none. */
+    @Override
+    public Long markerAt() {
+        return clockStore.get("markerAt");
+    }
+
+    @Override
+    public void markerAt(Long at) {
+        if (at == null) clockStore.delete("markerAt");
+        else clockStore.put("markerAt", at);
+    }
+
+    Holdings holdings() {
+        return holdings;
+    }
+
+    private static Holdings.Held held(Placement p) {
+        TaskReady r = p.getDispatch().getReady();
+        return new Holdings.Held(p.getAttemptId(), r.getOwner(), r.getQueue(), r.getPriority(), p.getNodeId(),
+                r.getTask().getResources(), p.getPlacedAt(), p.getPreemptedBy() != null);
+    }
+}
