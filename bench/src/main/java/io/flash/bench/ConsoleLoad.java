@@ -2,11 +2,6 @@ package io.flash.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
-
 import java.io.File;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -16,6 +11,11 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.*;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.WindowType;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
  * The web console in Debian's headless Chromium, on a running platform (simulated nodes suit it):
@@ -108,7 +108,7 @@ public final class ConsoleLoad {
     /** Loads the job's page afresh in a new tab (closed after: it holds an event stream); first contentful paint and fully rendered, ms from navigation start. */
     private static double[] load(ChromeDriver driver, String api, String job) throws InterruptedException {
         String home = driver.getWindowHandle();
-        driver.switchTo().newWindow(org.openqa.selenium.WindowType.TAB);
+        driver.switchTo().newWindow(WindowType.TAB);
         try {
             driver.get(api + "/#/jobs/" + job);
             waitFor(driver, "return performance.getEntriesByName('flash:job-rendered').length > 0", 120);

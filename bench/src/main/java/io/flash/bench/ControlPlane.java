@@ -4,22 +4,24 @@ import io.flash.common.ids.JobIds;
 import io.flash.common.serde.RegistryValueSerdes;
 import io.flash.common.topics.FlashTopics;
 import io.flash.schema.*;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.*;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-
-import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.*;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Control-plane throughput and latency: N trivial tasks published on the ingest topic, through all
@@ -87,8 +89,8 @@ public final class ControlPlane {
 
         Files.createDirectories(csv.toAbsolutePath().getParent());
         boolean fresh = !Files.exists(csv);
-        try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(csv, java.nio.file.StandardOpenOption.CREATE,
-                java.nio.file.StandardOpenOption.APPEND))) {
+        try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(csv, StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND))) {
             if (fresh) out.println("label,shape,tasks,load,starts_per_s,results_per_s,p50_ms,p95_ms,p99_ms,max_ms,relay_starts_per_s,relay_results_per_s,memory");
             for (Run r : runs) {
                 out.printf(Locale.ROOT, "%s,%s,%d,%s,%.1f,%.1f,%.0f,%.0f,%.0f,%.0f,%.1f,%.1f,\"%s\"%n", label, scatter ? "scatter" : "single", tasks,
@@ -145,9 +147,9 @@ public final class ControlPlane {
         int failed = 0;
         long lastStartSeen = 0, lastResultSeen = 0;
         try (KafkaConsumer<String, byte[]> watch = consumer(); KafkaProducer<String, byte[]> producer = producer()) {
-            var parts = new ArrayList<org.apache.kafka.common.TopicPartition>();
+            var parts = new ArrayList<TopicPartition>();
             for (String topic : List.of(topics.tasksEvents.name(), topics.jobsResults.name())) {
-                watch.partitionsFor(topic).forEach(p -> parts.add(new org.apache.kafka.common.TopicPartition(topic, p.partition())));
+                watch.partitionsFor(topic).forEach(p -> parts.add(new TopicPartition(topic, p.partition())));
             }
             watch.assign(parts);
             watch.seekToEnd(parts);
@@ -158,7 +160,7 @@ public final class ControlPlane {
                     if (rate > 0) {
                         long due = t0 + (long) (j * unitsPerJob / rate * 1e9);
                         long wait = due - System.nanoTime();
-                        if (wait > 0) java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                        if (wait > 0) LockSupport.parkNanos(wait);
                     }
                     String submission = run + "-" + j;
                     byte[] value = serialized(job(submission, unitsPerJob));

@@ -7,9 +7,9 @@ import io.flash.ingest.validation.Limits;
 import io.flash.ingest.validation.ValidationResult;
 import io.flash.planner.core.Shards;
 import io.flash.schema.*;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.*;
 import java.util.concurrent.*;
@@ -99,7 +99,7 @@ public final class ExampleMakespan {
 
     static Path open(Path dir) throws Exception {
         Files.createDirectories(dir);
-        Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
         return dir;
     }
 

@@ -5,12 +5,6 @@ import io.flash.common.topics.FlashTopics;
 import io.flash.planner.core.RetryPolicy;
 import io.flash.planner.kafka.PlannerTopology;
 import io.flash.schema.*;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.*;
-import org.apache.kafka.streams.test.TestRecord;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.KeyValueStore;
-
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +12,17 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.*;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.*;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.apache.kafka.streams.test.TestRecord;
 
 /**
  * Planning a scattered job of N shards (default 100,000) with the dag-planner topology on its real
@@ -127,8 +132,8 @@ public final class PlannerScale {
                     while (it.hasNext()) {
                         var entry = it.next();
                         @SuppressWarnings("unchecked")
-                        Class<org.apache.avro.specific.SpecificRecord> type = (Class<org.apache.avro.specific.SpecificRecord>) entry.value.getClass();
-                        int size = topics.storeSerde(type).serializer().serialize("", (org.apache.avro.specific.SpecificRecord) entry.value).length;
+                        Class<SpecificRecord> type = (Class<SpecificRecord>) entry.value.getClass();
+                        int size = topics.storeSerde(type).serializer().serialize("", (SpecificRecord) entry.value).length;
                         if (size > largestState) {
                             largestState = size;
                             largestStateWhere = store + "/" + entry.key;
@@ -144,24 +149,24 @@ public final class PlannerScale {
     static double runRelay(FlashTopics topics, int shards) throws Exception {
         Topology relay = new Topology();
         relay.addSource("in", Serdes.String().deserializer(), topics.tasksReady.valueSerde().deserializer(), "relay-in");
-        relay.addProcessor("relay", () -> new org.apache.kafka.streams.processor.api.Processor<String, TaskReady, String, TaskReady>() {
-            private org.apache.kafka.streams.processor.api.ProcessorContext<String, TaskReady> context;
+        relay.addProcessor("relay", () -> new Processor<String, TaskReady, String, TaskReady>() {
+            private ProcessorContext<String, TaskReady> context;
             private KeyValueStore<String, TaskReady> store;
 
             @Override
-            public void init(org.apache.kafka.streams.processor.api.ProcessorContext<String, TaskReady> context) {
+            public void init(ProcessorContext<String, TaskReady> context) {
                 this.context = context;
                 this.store = context.getStateStore("relay-store");
             }
 
             @Override
-            public void process(org.apache.kafka.streams.processor.api.Record<String, TaskReady> record) {
+            public void process(Record<String, TaskReady> record) {
                 store.put(record.key(), record.value());
                 context.forward(record);
             }
         }, "in");
-        relay.addStateStore(org.apache.kafka.streams.state.Stores.keyValueStoreBuilder(
-                org.apache.kafka.streams.state.Stores.persistentKeyValueStore("relay-store"), Serdes.String(),
+        relay.addStateStore(Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore("relay-store"), Serdes.String(),
                 topics.storeSerde(TaskReady.class)), "relay");
         relay.addSink("out", "relay-out", Serdes.String().serializer(), topics.tasksReady.valueSerde().serializer(), "relay");
         try (TopologyTestDriver driver = new TopologyTestDriver(relay, props("relay"))) {
@@ -193,7 +198,7 @@ public final class PlannerScale {
     }
 
     private static final class TaskReadyDecoder {
-        private final org.apache.kafka.common.serialization.Deserializer<TaskReady> deserializer;
+        private final Deserializer<TaskReady> deserializer;
 
         TaskReadyDecoder(FlashTopics topics) {
             this.deserializer = topics.tasksReady.valueSerde().deserializer();

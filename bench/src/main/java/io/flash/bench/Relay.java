@@ -1,5 +1,8 @@
 package io.flash.bench;
 
+import java.time.Duration;
+import java.util.*;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -9,14 +12,11 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-
-import java.time.Duration;
-import java.util.*;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The physical limit of the same path: records of a given size relayed through the same number of
@@ -104,7 +104,7 @@ final class Relay {
                 }
                 if (!records.isEmpty()) in.commitAsync();
             }
-        } catch (org.apache.kafka.common.errors.WakeupException e) {
+        } catch (WakeupException e) {
             // done
         }
     }

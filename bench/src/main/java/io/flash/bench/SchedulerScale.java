@@ -1,23 +1,23 @@
 package io.flash.bench;
 
+import io.flash.common.resources.Resources;
 import io.flash.common.serde.PlainAvroSerdes;
 import io.flash.common.topics.FlashTopics;
+import io.flash.ecs.core.ShardSettings;
 import io.flash.ecs.core.placement.BinPacker;
 import io.flash.ecs.core.placement.NodeIndex;
-import io.flash.common.resources.Resources;
 import io.flash.ecs.core.queue.FairShare;
 import io.flash.ecs.kafka.EcsTopology;
 import io.flash.schema.*;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.TopologyTestDriver;
-
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.*;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TopologyTestDriver;
 
 /**
  * Placement decisions per second of one framework-ecs scheduling shard holding 50 and 5,000 nodes
@@ -121,7 +121,7 @@ public final class SchedulerScale {
 
     /** TaskDispatch records in, RUN assignments out, through the framework-ecs topology. */
     static double topology(FlashTopics topics, int nodeCount, int decisions) throws Exception {
-        io.flash.ecs.core.ShardSettings settings = new io.flash.ecs.core.ShardSettings("ecs", Duration.ofHours(1), Duration.ofHours(1), 1_000_000);
+        ShardSettings settings = new ShardSettings("ecs", Duration.ofHours(1), Duration.ofHours(1), 1_000_000);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "scheduler-scale");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");

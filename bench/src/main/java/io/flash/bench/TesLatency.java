@@ -2,7 +2,6 @@ package io.flash.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import java.io.PrintWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -11,6 +10,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.*;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * The TES door against Flash's own, on a running platform, interleaved one of each per round:
@@ -56,9 +57,9 @@ public final class TesLatency {
         double seconds = (System.nanoTime() - all) / 1e9;
         // The same HTTP client with 8 requests in flight, as a workflow engine's submitter threads do.
         List<Double> parallelMs = Collections.synchronizedList(new ArrayList<>());
-        var pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        var pool = Executors.newFixedThreadPool(8);
         long parallelStart = System.nanoTime();
-        List<java.util.concurrent.Future<String>> inFlight = new ArrayList<>();
+        List<Future<String>> inFlight = new ArrayList<>();
         for (int i = 0; i < creates; i++) {
             inFlight.add(pool.submit(() -> {
                 long t0 = System.nanoTime();

@@ -5,13 +5,16 @@ import io.flash.common.jobfile.JobFileException;
 import io.flash.common.jobfile.JobFiles;
 import io.flash.common.setup.PlatformSetup;
 import io.flash.schema.*;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.apache.avro.Schema;
 
 /**
  * The Java half of {@code bin/flash}: talks to Flash through Kafka only. The shell script handles
@@ -49,10 +52,10 @@ public final class FlashCli {
             """;
 
     /** Held so the logging configuration is not garbage-collected. */
-    private static final java.util.logging.Logger APICURIO_LOG = java.util.logging.Logger.getLogger("io.apicurio");
+    private static final Logger APICURIO_LOG = Logger.getLogger("io.apicurio");
 
     public static void main(String[] args) throws Exception {
-        APICURIO_LOG.setLevel(java.util.logging.Level.SEVERE); // its client warns about Vert.x on every start
+        APICURIO_LOG.setLevel(Level.SEVERE); // its client warns about Vert.x on every start
         System.exit(run(args));
     }
 
@@ -75,7 +78,7 @@ public final class FlashCli {
                 }
                 try {
                     Class<?> type = Class.forName("io.flash.schema." + args[1]);
-                    System.out.println(((org.apache.avro.Schema) type.getMethod("getClassSchema").invoke(null)).toString(true));
+                    System.out.println(((Schema) type.getMethod("getClassSchema").invoke(null)).toString(true));
                     return 0;
                 } catch (ClassNotFoundException e) {
                     System.err.println("no record named " + args[1] + "; see schemas/src/main/avro for the names");
@@ -115,7 +118,7 @@ public final class FlashCli {
                     return 2;
                 }
                 try (JobClient client = new JobClient(bootstrap, registry)) {
-                    client.cancel(args[1], args.length > 2 ? String.join(" ", java.util.Arrays.copyOfRange(args, 2, args.length)) : null);
+                    client.cancel(args[1], args.length > 2 ? String.join(" ", Arrays.copyOfRange(args, 2, args.length)) : null);
                 }
                 System.out.println("cancel requested for " + args[1] + "; follow it with: flash status " + args[1]);
                 return 0;

@@ -1,8 +1,12 @@
 package io.flash.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
+import java.io.IOException;
+import java.net.URI;
 import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -81,13 +85,13 @@ final class InspectCommands {
     static int console(String api) throws Exception {
         String url = api.endsWith("/") ? api : api + "/";
         try {
-            java.net.http.HttpResponse<Void> r = java.net.http.HttpClient.newHttpClient().send(
-                    java.net.http.HttpRequest.newBuilder(java.net.URI.create(url + "console/config")).timeout(Duration.ofSeconds(5)).build(),
-                    java.net.http.HttpResponse.BodyHandlers.discarding());
+            HttpResponse<Void> r = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(URI.create(url + "console/config")).timeout(Duration.ofSeconds(5)).build(),
+                    HttpResponse.BodyHandlers.discarding());
             System.out.println(url);
             if (r.statusCode() != 200) System.err.println("the ingest service answered " + r.statusCode() + " at " + url);
             return r.statusCode() == 200 ? 0 : 1;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             System.out.println(url);
             System.err.println("nothing answers there yet: start Flash with 'bin/flash up' (or set FLASH_API_URL)");
             return 1;

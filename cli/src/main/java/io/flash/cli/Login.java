@@ -3,10 +3,10 @@ package io.flash.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -15,8 +15,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -143,7 +145,7 @@ final class Login {
         Files.deleteIfExists(temp);
         Files.createFile(temp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         Files.writeString(temp, JSON.writeValueAsString(saved));
-        Files.move(temp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     private JsonNode post(String path, Map<String, String> form) throws Exception {
@@ -158,7 +160,7 @@ final class Login {
             return HTTP.send(HttpRequest.newBuilder(URI.create(issuer + path)).timeout(Duration.ofSeconds(30))
                     .header("Content-Type", "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                     HttpResponse.BodyHandlers.ofString());
-        } catch (java.net.ConnectException e) {
+        } catch (ConnectException e) {
             throw new IOException("the identity provider at " + issuer + " does not answer: is Flash up in the secure mode"
                     + " (bin/flash up --secure)? Set FLASH_OIDC_URL to its realm.");
         }
@@ -180,7 +182,7 @@ final class Login {
     static String claim(String jwt, String name) {
         try {
             String payload = jwt.split("\\.")[1];
-            return JSON.readTree(java.util.Base64.getUrlDecoder().decode(payload)).path(name).asText("?");
+            return JSON.readTree(Base64.getUrlDecoder().decode(payload)).path(name).asText("?");
         } catch (Exception e) {
             return "?";
         }

@@ -10,19 +10,20 @@ import io.flash.schema.JobCommand;
 import io.flash.schema.JobRejected;
 import io.flash.schema.JobResult;
 import io.flash.schema.JobSubmission;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.*;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordDeserializationException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.utils.Utils;
-
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.*;
 
 /**
  * What a user's program does with Flash, through Kafka only: publish a job, wait for its outcome,
@@ -229,13 +230,13 @@ public final class JobClient implements AutoCloseable {
     }
 
     /** Polls, stepping over a record that cannot be decoded (e.g. written under a schema the registry lost). */
-    private static org.apache.kafka.clients.consumer.ConsumerRecords<String, Object> poll(KafkaConsumer<String, Object> consumer, Duration timeout) {
+    private static ConsumerRecords<String, Object> poll(KafkaConsumer<String, Object> consumer, Duration timeout) {
         try {
             return consumer.poll(timeout);
-        } catch (org.apache.kafka.common.errors.RecordDeserializationException e) {
+        } catch (RecordDeserializationException e) {
             System.err.println("skipping undecodable record " + e.topicPartition() + "@" + e.offset() + ": " + e.getMessage());
             consumer.seek(e.topicPartition(), e.offset() + 1);
-            return org.apache.kafka.clients.consumer.ConsumerRecords.empty();
+            return ConsumerRecords.empty();
         }
     }
 

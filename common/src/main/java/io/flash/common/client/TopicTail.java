@@ -1,14 +1,14 @@
 package io.flash.common.client;
 
+import io.flash.common.access.KafkaLogin;
 import io.flash.common.topics.Topic;
+import java.time.Duration;
+import java.util.*;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-
-import java.time.Duration;
-import java.util.*;
-import java.util.function.Predicate;
 
 /**
  * Follows one topic from the moment it is opened, on a background thread, and keeps what arrives
@@ -27,7 +27,7 @@ public final class TopicTail<V> implements AutoCloseable {
     public TopicTail(String bootstrapServers, Topic<String, V> topic) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        io.flash.common.access.KafkaLogin.fromEnvironment().addTo(props);
+        KafkaLogin.fromEnvironment().addTo(props);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         consumer = new KafkaConsumer<>(props, topic.keySerde().deserializer(), topic.valueSerde().deserializer());

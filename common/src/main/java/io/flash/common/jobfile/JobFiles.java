@@ -8,7 +8,6 @@ import io.flash.schema.ResourceRequest;
 import io.flash.schema.ScatterSpec;
 import io.flash.schema.StreamSpec;
 import io.flash.schema.TaskSpec;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Reads a job file (YAML or JSON; JSON is YAML) into the {@link JobSubmission} users publish.
@@ -170,7 +170,7 @@ public final class JobFiles {
         while (names.hasNext()) {
             String name = names.next();
             if (!allowed.contains(name)) {
-                throw new JobFileException(path + name + ": unknown field; expected one of " + new java.util.TreeSet<>(allowed));
+                throw new JobFileException(path + name + ": unknown field; expected one of " + new TreeSet<>(allowed));
             }
         }
     }

@@ -2,8 +2,13 @@ package io.flash.common.serde;
 
 import io.apicurio.registry.rest.client.models.ProblemDetails;
 import io.flash.common.deadletter.DeadLetters;
-
+import java.io.IOException;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.net.http.HttpTimeoutException;
 import java.nio.ByteBuffer;
+import java.util.concurrent.TimeoutException;
 
 /** Why a value could not be read, in words that tell its writer what to do. */
 public final class DecodeFailures {
@@ -57,11 +62,11 @@ public final class DecodeFailures {
         ProblemDetails problem = registryProblem(e);
         if (problem != null) return problem.getStatus() == null || problem.getStatus() >= 500;
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof java.net.SocketException || t instanceof java.net.SocketTimeoutException
-                    || t instanceof java.net.UnknownHostException || t instanceof java.net.http.HttpTimeoutException
-                    || t instanceof java.util.concurrent.TimeoutException) return true;
+            if (t instanceof SocketException || t instanceof SocketTimeoutException
+                    || t instanceof UnknownHostException || t instanceof HttpTimeoutException
+                    || t instanceof TimeoutException) return true;
             // The HTTP client's own I/O failures (a connection closed before the answer) are plain IOExceptions.
-            if (t instanceof java.io.IOException && t.getStackTrace().length > 0
+            if (t instanceof IOException && t.getStackTrace().length > 0
                     && t.getStackTrace()[0].getClassName().startsWith("jdk.internal.net.http")) return true;
         }
         return false;

@@ -1,9 +1,11 @@
 package io.flash.common.serde;
 
-import io.apicurio.registry.serde.avro.AvroSerdeConfig;
 import io.apicurio.registry.resolver.config.SchemaResolverConfig;
+import io.apicurio.registry.serde.avro.AvroSerdeConfig;
 import io.apicurio.registry.serde.config.SerdeConfig;
-
+import io.flash.common.access.KafkaLogin;
+import io.flash.common.units.Quantities;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -29,9 +31,9 @@ public final class RegistryConfig {
      * How long one registry call may take before it counts as the registry being unreachable:
      * {@code FLASH_REGISTRY_TIMEOUT} (a duration: {@code 10s}, {@code 1m}), default 10 s.
      */
-    public static java.time.Duration callTimeout() {
+    public static Duration callTimeout() {
         String value = System.getenv("FLASH_REGISTRY_TIMEOUT");
-        return value == null || value.isBlank() ? java.time.Duration.ofSeconds(10) : java.time.Duration.ofSeconds(io.flash.common.units.Quantities.seconds(value));
+        return value == null || value.isBlank() ? Duration.ofSeconds(10) : Duration.ofSeconds(Quantities.seconds(value));
     }
 
     /**
@@ -40,7 +42,7 @@ public final class RegistryConfig {
      * serializers use the version it registered for their topic.
      */
     public static Map<String, Object> serdeProperties(String registryUrl) {
-        return serdeProperties(registryUrl, !io.flash.common.access.KafkaLogin.fromEnvironment().secure());
+        return serdeProperties(registryUrl, !KafkaLogin.fromEnvironment().secure());
     }
 
     /** @param registers whether a serializer registers its schema when the registry does not have it */

@@ -5,15 +5,17 @@ import io.apicurio.registry.resolver.client.RegistryClientFacadeFactory;
 import io.apicurio.registry.resolver.config.SchemaResolverConfig;
 import io.apicurio.registry.serde.avro.AvroKafkaDeserializer;
 import io.apicurio.registry.serde.avro.AvroKafkaSerializer;
+import io.apicurio.registry.serde.avro.strategy.RecordIdStrategy;
+import io.apicurio.registry.serde.config.SerdeConfig;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
-
-import java.time.Duration;
-import java.util.Map;
 
 /**
  * Avro values through the schema registry (Apicurio serdes, Confluent wire format). A topic's
@@ -55,9 +57,9 @@ public final class RegistryValueSerdes implements ValueSerdes {
     /** Named by its record in the registry (group: the namespace, artifact: the name), as setup registers every record. */
     @Override
     public <V extends SpecificRecord> Serde<V> forStoredValue(Class<V> type) {
-        Map<String, Object> byRecord = new java.util.HashMap<>(properties);
-        byRecord.put(io.apicurio.registry.serde.config.SerdeConfig.ARTIFACT_RESOLVER_STRATEGY,
-                io.apicurio.registry.serde.avro.strategy.RecordIdStrategy.class.getName());
+        Map<String, Object> byRecord = new HashMap<>(properties);
+        byRecord.put(SerdeConfig.ARTIFACT_RESOLVER_STRATEGY,
+                RecordIdStrategy.class.getName());
         return serde(type, byRecord);
     }
 

@@ -4,22 +4,25 @@ import io.flash.common.access.KafkaLogin;
 import io.flash.common.serde.RegistryConfig;
 import io.flash.common.topics.TopicCatalog;
 import io.flash.common.topics.TopicSpec;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.errors.TopicExistsException;
-
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
+import java.util.logging.Logger;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
  * Prepares a Kafka cluster and a schema registry for Flash: creates every topic explicitly (never
@@ -37,7 +40,7 @@ public final class PlatformSetup {
         }
 
         public Map<String, Object> adminSettings() {
-            Map<String, Object> config = new java.util.HashMap<>(login.settings());
+            Map<String, Object> config = new HashMap<>(login.settings());
             config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
             config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 60_000);
             return config;
@@ -63,7 +66,7 @@ public final class PlatformSetup {
         System.out.println("topics: " + (created.isEmpty() ? "all present" : "created " + String.join(", ", created)));
         String credentials = System.getenv("FLASH_KAFKA_CREDENTIALS");
         if (settings.login().secure() && credentials != null && !credentials.isBlank()) {
-            System.out.println("kafka: " + SecuritySetup.apply(settings, java.nio.file.Path.of(credentials)));
+            System.out.println("kafka: " + SecuritySetup.apply(settings, Path.of(credentials)));
         }
         String secret = System.getenv("FLASH_REGISTRY_CLIENT_SECRET");
         String bearer = null;
@@ -99,13 +102,13 @@ public final class PlatformSetup {
      * {@code quarkus.kafka-streams.topics} exists, so the order of the two does not matter).
      * @param setting the service's configuration, by property name
      */
-    public static void createFrameworkTopics(java.util.function.Function<String, String> setting)
+    public static void createFrameworkTopics(Function<String, String> setting)
             throws InterruptedException, ExecutionException {
         List<String> created = createTopics(new Settings(setting.apply("kafka-streams.bootstrap.servers"),
                 setting.apply("flash.registry.url"), 1, List.of(setting.apply("flash.framework.id")),
                 Integer.parseInt(setting.apply("flash.framework.shards")),
                 Integer.parseInt(setting.apply("flash.framework.assignment-partitions"))), false);
-        if (!created.isEmpty()) java.util.logging.Logger.getLogger(PlatformSetup.class.getName()).info("created topics " + created);
+        if (!created.isEmpty()) Logger.getLogger(PlatformSetup.class.getName()).info("created topics " + created);
     }
 
     /**

@@ -4,16 +4,23 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.flash.common.serde.RegistryConfig;
 import io.flash.common.topics.TopicCatalog;
-
+import io.flash.schema.JobSubmission;
 import java.net.URI;
+import java.net.URL;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import org.apache.avro.Schema;
+import org.apache.avro.specific.SpecificRecord;
 
 /**
  * The secure mode's registry part of {@code flash setup}: only the platform may write the schema
@@ -51,7 +58,7 @@ public final class SchemaSetup {
             for (TopicCatalog.Kind<?> kind : TopicCatalog.PER_FRAMEWORK) add(artifacts, kind, kind.nameFor(f.trim()));
         }
         for (Class<?> record : records()) { // the state stores' values, named by record (RegistryValueSerdes.forStoredValue)
-            org.apache.avro.Schema schema = (org.apache.avro.Schema) record.getMethod("getClassSchema").invoke(null);
+            Schema schema = (Schema) record.getMethod("getClassSchema").invoke(null);
             artifacts.add(new String[]{schema.getNamespace(), schema.getName(), schema.toString()});
         }
         for (String[] a : artifacts) {
@@ -69,30 +76,30 @@ public final class SchemaSetup {
     }
 
     private static void add(List<String[]> artifacts, TopicCatalog.Kind<?> kind, String topic) throws Exception {
-        if (!org.apache.avro.specific.SpecificRecord.class.isAssignableFrom(kind.valueType())) return; // raw bytes: the dead letters
-        org.apache.avro.Schema schema = (org.apache.avro.Schema) kind.valueType().getMethod("getClassSchema").invoke(null);
+        if (!SpecificRecord.class.isAssignableFrom(kind.valueType())) return; // raw bytes: the dead letters
+        Schema schema = (Schema) kind.valueType().getMethod("getClassSchema").invoke(null);
         artifacts.add(new String[]{"default", topic + "-value", schema.toString()});
     }
 
     /** Every Avro record class of the schemas module (io.flash.schema), read from its jar or directory. */
     static List<Class<?>> records() throws Exception {
-        java.net.URL location = io.flash.schema.JobSubmission.class.getProtectionDomain().getCodeSource().getLocation();
-        java.nio.file.Path path = java.nio.file.Path.of(location.toURI());
+        URL location = JobSubmission.class.getProtectionDomain().getCodeSource().getLocation();
+        Path path = Path.of(location.toURI());
         List<String> names = new ArrayList<>();
-        if (java.nio.file.Files.isDirectory(path)) {
-            try (var files = java.nio.file.Files.walk(path.resolve("io/flash/schema"))) {
+        if (Files.isDirectory(path)) {
+            try (var files = Files.walk(path.resolve("io/flash/schema"))) {
                 files.map(f -> path.relativize(f).toString()).forEach(names::add);
             }
         } else {
-            try (var jar = new java.util.jar.JarFile(path.toFile())) {
-                jar.stream().map(java.util.jar.JarEntry::getName).forEach(names::add);
+            try (var jar = new JarFile(path.toFile())) {
+                jar.stream().map(JarEntry::getName).forEach(names::add);
             }
         }
         List<Class<?>> records = new ArrayList<>();
         for (String name : names) {
             if (!name.startsWith("io/flash/schema/") || !name.endsWith(".class") || name.contains("$")) continue;
             Class<?> type = Class.forName(name.replace('/', '.').replace(".class", ""));
-            if (org.apache.avro.specific.SpecificRecord.class.isAssignableFrom(type)) records.add(type);
+            if (SpecificRecord.class.isAssignableFrom(type)) records.add(type);
         }
         return records;
     }

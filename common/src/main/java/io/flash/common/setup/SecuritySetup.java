@@ -2,12 +2,6 @@ package io.flash.common.setup;
 
 import io.flash.common.access.KafkaGrants;
 import io.flash.common.access.KafkaLogin;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ScramCredentialInfo;
-import org.apache.kafka.clients.admin.ScramMechanism;
-import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
-import org.apache.kafka.common.acl.AclBinding;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +11,12 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialAlteration;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
+import org.apache.kafka.common.acl.AclBinding;
 
 /**
  * The secure mode's part of {@code flash setup}, run as the admin principal: every login in the
@@ -43,10 +43,10 @@ public final class SecuritySetup {
         List<String> users = logins.keySet().stream().filter(n -> !KafkaGrants.isPlatform(n)).toList();
         users.forEach(u -> acls.addAll(KafkaGrants.user(u).bindings()));
         try (Admin admin = Admin.create(settings.adminSettings())) {
-            List<org.apache.kafka.clients.admin.UserScramCredentialAlteration> upserts = logins.entrySet().stream()
+            List<UserScramCredentialAlteration> upserts = logins.entrySet().stream()
                     // the brokers' login is formatted into their metadata; the controllers' is PLAIN, in their configuration
                     .filter(e -> !e.getKey().equals(KafkaGrants.BROKER) && !e.getKey().equals(KafkaGrants.CONTROLLER))
-                    .map(e -> (org.apache.kafka.clients.admin.UserScramCredentialAlteration) new UserScramCredentialUpsertion(e.getKey(),
+                    .map(e -> (UserScramCredentialAlteration) new UserScramCredentialUpsertion(e.getKey(),
                             new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, ITERATIONS), e.getValue()))
                     .toList();
             admin.alterUserScramCredentials(upserts).all().get();

@@ -2,6 +2,12 @@ package io.flash.common.streams;
 
 import io.flash.common.deadletter.DeadLetters;
 import io.flash.common.serde.DecodeFailures;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -12,12 +18,6 @@ import org.apache.kafka.streams.errors.DeserializationExceptionHandler;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
 import org.apache.kafka.streams.processor.api.Record;
-
-import java.util.HashMap;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * What a Flash Streams service does with a record it cannot read or whose processing throws: set it
@@ -33,7 +33,7 @@ public final class DeadLetterOnError implements DeserializationExceptionHandler,
     private static final Logger LOG = Logger.getLogger(DeadLetterOnError.class.getName());
     private static final AtomicLong DEAD_LETTERED = new AtomicLong();
     /** Streams makes a handler per task; they share one producer per set of connection settings. */
-    private static final Map<Map<String, Object>, KafkaProducer<byte[], byte[]>> PRODUCERS = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<Map<String, Object>, KafkaProducer<byte[], byte[]>> PRODUCERS = new ConcurrentHashMap<>();
 
     private KafkaProducer<byte[], byte[]> producer;
     private String service = "streams";

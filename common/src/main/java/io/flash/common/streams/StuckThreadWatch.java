@@ -1,12 +1,13 @@
 package io.flash.common.streams;
 
-import org.apache.kafka.common.Metric;
-import org.apache.kafka.common.MetricName;
-
 import java.time.Duration;
 import java.util.*;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.logging.Logger;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.streams.KafkaStreams;
 
 /**
  * Says so, with the stacks of the threads involved, when a stream thread of this process has not
@@ -37,11 +38,11 @@ public final class StuckThreadWatch {
     public static final Duration THRESHOLD = Duration.ofSeconds(60);
 
     /** Watches {@code streams} every 15 s on a daemon thread, warning in this class's log. */
-    public static void start(org.apache.kafka.streams.KafkaStreams streams) {
-        start(streams, THRESHOLD, java.util.logging.Logger.getLogger(StuckThreadWatch.class.getName()));
+    public static void start(KafkaStreams streams) {
+        start(streams, THRESHOLD, Logger.getLogger(StuckThreadWatch.class.getName()));
     }
 
-    public static void start(org.apache.kafka.streams.KafkaStreams streams, Duration threshold, java.util.logging.Logger log) {
+    public static void start(KafkaStreams streams, Duration threshold, Logger log) {
         StuckThreadWatch watch = new StuckThreadWatch(streams::metrics, threshold, log::warning, System.currentTimeMillis());
         Thread t = new Thread(() -> {
             while (!Thread.currentThread().isInterrupted()) {

@@ -1,9 +1,17 @@
 package io.flash.common.streams;
 
+import io.flash.common.framework.CatchUp;
 import io.flash.common.topics.Topic;
+import java.util.Optional;
+import java.util.Set;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 
 /**
@@ -28,7 +36,7 @@ public final class Wiring {
     public static void markerSink(Topology topology, String name, Topic<String, ?> tasks, String... parents) {
         topology.addSink(name, tasks.name(), tasks.keySerde().serializer(), tasks.valueSerde().serializer(),
                 (String topic, String key, Object value, int partitions) ->
-                        java.util.Optional.of(java.util.Set.of(io.flash.common.framework.CatchUp.shardOf(key) % partitions)), parents);
+                        Optional.of(Set.of(CatchUp.shardOf(key) % partitions)), parents);
     }
 
     /** A changelogged store of {@code processors}, restored on takeover. */
@@ -46,17 +54,17 @@ public final class Wiring {
     }
 
     /** The updater of a global store: a value is put, a tombstone deletes. */
-    private static <V> org.apache.kafka.streams.processor.api.ProcessorSupplier<String, V, Void, Void> putOrDelete(String storeName) {
-        return () -> new org.apache.kafka.streams.processor.api.Processor<>() {
-            private org.apache.kafka.streams.state.KeyValueStore<String, V> store;
+    private static <V> ProcessorSupplier<String, V, Void, Void> putOrDelete(String storeName) {
+        return () -> new Processor<>() {
+            private KeyValueStore<String, V> store;
 
             @Override
-            public void init(org.apache.kafka.streams.processor.api.ProcessorContext<Void, Void> context) {
+            public void init(ProcessorContext<Void, Void> context) {
                 store = context.getStateStore(storeName);
             }
 
             @Override
-            public void process(org.apache.kafka.streams.processor.api.Record<String, V> record) {
+            public void process(Record<String, V> record) {
                 if (record.value() == null) store.delete(record.key());
                 else store.put(record.key(), record.value());
             }

@@ -2,6 +2,7 @@ package io.flash.common.topics;
 
 import io.flash.common.serde.ValueSerdes;
 import io.flash.schema.*;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 
@@ -67,15 +68,15 @@ public final class FlashTopics {
     }
 
     /** The serde of a state store value; its changelog topic is registered like any other topic. */
-    public <V extends org.apache.avro.specific.SpecificRecord> Serde<V> storeSerde(Class<V> type) {
+    public <V extends SpecificRecord> Serde<V> storeSerde(Class<V> type) {
         return serdes.forStoredValue(type);
     }
 
-    private <V extends org.apache.avro.specific.SpecificRecord> Topic<String, V> topic(TopicCatalog.Kind<V> kind) {
+    private <V extends SpecificRecord> Topic<String, V> topic(TopicCatalog.Kind<V> kind) {
         return new Topic<>(kind.name(), Serdes.String(), serdes.forValue(kind.valueType()));
     }
 
-    private <V extends org.apache.avro.specific.SpecificRecord> Topic<String, V> topic(TopicCatalog.Kind<V> kind, String frameworkId) {
+    private <V extends SpecificRecord> Topic<String, V> topic(TopicCatalog.Kind<V> kind, String frameworkId) {
         return new Topic<>(kind.nameFor(frameworkId), Serdes.String(), serdes.forValue(kind.valueType()));
     }
 }

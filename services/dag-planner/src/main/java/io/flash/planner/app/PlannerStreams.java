@@ -2,17 +2,20 @@ package io.flash.planner.app;
 
 import io.flash.common.resources.MemoryPolicy;
 import io.flash.common.serde.RegistryValueSerdes;
+import io.flash.common.streams.StuckThreadWatch;
 import io.flash.common.topics.FlashTopics;
 import io.flash.common.units.Quantities;
 import io.flash.planner.core.RetryPolicy;
 import io.flash.planner.kafka.PlannerTopology;
+import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
-import org.apache.kafka.streams.Topology;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-
 import java.time.Clock;
 import java.time.Duration;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.Topology;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /** Hands the planner topology to Quarkus, which runs it with the kafka-streams.* settings. */
 @ApplicationScoped
@@ -32,7 +35,7 @@ public class PlannerStreams {
     }
 
     /** A stream thread that stops polling says where it waits (StuckThreadWatch). */
-    void watch(@jakarta.enterprise.event.Observes io.quarkus.runtime.StartupEvent start, org.apache.kafka.streams.KafkaStreams streams) {
-        io.flash.common.streams.StuckThreadWatch.start(streams);
+    void watch(@Observes StartupEvent start, KafkaStreams streams) {
+        StuckThreadWatch.start(streams);
     }
 }

@@ -1,23 +1,27 @@
 package io.flash.dispatcher.app;
 
 import io.flash.common.serde.RegistryValueSerdes;
+import io.flash.common.streams.StuckThreadWatch;
 import io.flash.common.topics.FlashTopics;
 import io.flash.dispatcher.core.selection.FrameworkSelector;
 import io.flash.dispatcher.kafka.DispatcherTopology;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
-import org.apache.kafka.streams.Topology;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-
 import java.time.Clock;
 import java.time.Duration;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.Topology;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /** Hands the dispatcher topology to Quarkus, which runs it with the kafka-streams.* settings. */
 @ApplicationScoped
 public class DispatcherStreams {
 
     @Produces
-    Topology topology(io.micrometer.core.instrument.MeterRegistry meters,
+    Topology topology(MeterRegistry meters,
                       @ConfigProperty(name = "flash.registry.url") String registryUrl,
                       @ConfigProperty(name = "flash.dispatcher.heartbeat-timeout", defaultValue = "15s") Duration heartbeatTimeout,
                       @ConfigProperty(name = "flash.dispatcher.retry-interval", defaultValue = "500ms") Duration retryInterval,
@@ -29,7 +33,7 @@ public class DispatcherStreams {
     }
 
     /** A stream thread that stops polling says where it waits (StuckThreadWatch). */
-    void watch(@jakarta.enterprise.event.Observes io.quarkus.runtime.StartupEvent start, org.apache.kafka.streams.KafkaStreams streams) {
-        io.flash.common.streams.StuckThreadWatch.start(streams);
+    void watch(@Observes StartupEvent start, KafkaStreams streams) {
+        StuckThreadWatch.start(streams);
     }
 }

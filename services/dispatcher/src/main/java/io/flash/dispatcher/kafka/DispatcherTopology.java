@@ -4,12 +4,14 @@ import io.flash.common.streams.Wiring;
 import io.flash.common.topics.FlashTopics;
 import io.flash.dispatcher.core.selection.FrameworkSelector;
 import io.flash.schema.*;
-import org.apache.kafka.streams.Topology;
-
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.processor.RecordContext;
 
 /**
  * dispatcher (level 1): every instance sees every framework's heartbeats through a global store
@@ -50,11 +52,11 @@ public final class DispatcherTopology {
 
     /** Without metrics (tests). */
     public static Topology build(FlashTopics topics, FrameworkSelector selector, Settings settings, Clock clock) {
-        return build(topics, selector, settings, clock, new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+        return build(topics, selector, settings, clock, new SimpleMeterRegistry());
     }
 
     public static Topology build(FlashTopics topics, FrameworkSelector selector, Settings settings, Clock clock,
-                                 io.micrometer.core.instrument.MeterRegistry meters) {
+                                 MeterRegistry meters) {
         Topology topology = new Topology();
         Wiring.globalTable(topology, FRAMEWORKS_STORE, topics.frameworkHeartbeats, topics.storeSerde(FrameworkHeartbeat.class),
                 HEARTBEATS, HEARTBEAT_UPDATER);
@@ -66,7 +68,7 @@ public final class DispatcherTopology {
         Wiring.store(topology, HELD_STORE, topics.storeSerde(HeldTask.class), DISPATCHER);
         Wiring.store(topology, INFLIGHT_STORE, topics.storeSerde(TaskDispatch.class), DISPATCHER);
         topology.addSink(FRAMEWORK_SINK,
-                (String key, TaskDispatch value, org.apache.kafka.streams.processor.RecordContext ctx) ->
+                (String key, TaskDispatch value, RecordContext ctx) ->
                         topics.frameworkTasks.nameOf().apply(value.getFrameworkId()),
                 topics.frameworkTasks.keySerde().serializer(), topics.frameworkTasks.valueSerde().serializer(),
                 (String topic, String key, TaskDispatch value, int partitions) -> Optional.of(Set.of(value.getShard() % partitions)),

@@ -1,26 +1,24 @@
 package io.flash.executor.app;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.flash.common.serde.RegistryValueSerdes;
 import io.flash.common.topics.FlashTopics;
 import io.flash.common.units.Quantities;
 import io.flash.executor.docker.DockerRuntime;
+import io.flash.executor.docker.RegistryAuth;
 import io.flash.executor.node.NodeAgent;
 import io.flash.executor.node.NodeSettings;
 import io.flash.executor.sim.RunTimes;
 import io.flash.executor.sim.SimulatedFleet;
+import io.flash.executor.store.ObjectStore;
 import io.flash.schema.Capacity;
 import io.flash.schema.DiskType;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.eclipse.microprofile.health.HealthCheck;
-import org.eclipse.microprofile.health.HealthCheckResponse;
-import org.eclipse.microprofile.health.Readiness;
-
-import io.flash.executor.store.ObjectStore;
-
+import jakarta.inject.Inject;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.nio.file.Files;
@@ -30,6 +28,10 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Readiness;
 
 /** Starts this machine's node agent with Quarkus and stops it on shutdown; reports its readiness. */
 @ApplicationScoped
@@ -73,7 +75,7 @@ public class ExecutorNode implements HealthCheck {
     @ConfigProperty(name = "flash.sim.failure-rate") double simulatedFailureRate;
     @ConfigProperty(name = "flash.sim.seed") long simulatedSeed;
 
-    @jakarta.inject.Inject io.micrometer.core.instrument.MeterRegistry meters;
+    @Inject MeterRegistry meters;
 
     private DockerRuntime docker;
     private NodeAgent agent;
@@ -89,7 +91,7 @@ public class ExecutorNode implements HealthCheck {
             fleet.bindMetrics(meters);
             return;
         }
-        docker = new DockerRuntime(dockerHost, io.flash.executor.docker.RegistryAuth.parse(registryAuth.orElse(null)));
+        docker = new DockerRuntime(dockerHost, RegistryAuth.parse(registryAuth.orElse(null)));
         agent = new NodeAgent(settings, docker, topics, bootstrap);
         agent.start();
         agent.bindMetrics(meters);
@@ -102,7 +104,7 @@ public class ExecutorNode implements HealthCheck {
     }
 
     NodeSettings settings() throws Exception {
-        long physical = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize();
+        long physical = ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize();
         Capacity capacity = new Capacity(
                 cpu.orElse((double) Runtime.getRuntime().availableProcessors()),
                 memory.map(Quantities::bytes).orElse(physical * 8 / 10),

@@ -1,23 +1,36 @@
 package io.flash.executor.docker;
 
-import io.flash.executor.node.ContainerRuntime;
-
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.*;
 import com.github.dockerjava.core.DefaultDockerClientConfig;
 import com.github.dockerjava.core.DockerClientImpl;
 import com.github.dockerjava.httpclient5.ApacheDockerHttpClient;
+import io.flash.executor.node.ContainerRuntime;
+import io.flash.schema.Mount;
 import io.flash.schema.NetworkMode;
 import io.flash.schema.TaskDefinition;
-import org.jboss.logging.Logger;
-
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.*;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jboss.logging.Logger;
 
 /** The executor's only door to the Docker engine (docker-java). */
 public final class DockerRuntime implements ContainerRuntime, AutoCloseable {
@@ -55,7 +68,7 @@ public final class DockerRuntime implements ContainerRuntime, AutoCloseable {
      * Containers Flash itself asked the engine to kill or remove, with when: their kill events are
      * not "from outside". Kept 10 minutes (events arrive within seconds), so the map stays small.
      */
-    private final Map<String, Long> killedByFlash = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Long> killedByFlash = new ConcurrentHashMap<>();
 
     private void noteOwnKill(String containerId) {
         long now = System.currentTimeMillis();
@@ -164,10 +177,10 @@ public final class DockerRuntime implements ContainerRuntime, AutoCloseable {
     /** @param command what the container runs: the task's command, or Flash's loop around it (streaming mode) */
     @Override
     public String create(String nodeId, String jobId, String taskId, String attemptId, TaskDefinition task, List<String> command,
-                         java.nio.file.Path workspace, java.nio.file.Path work, int pidsPerCpu) {
+                         Path workspace, Path work, int pidsPerCpu) {
         long memory = task.getResources().getMemoryBytes();
         List<Bind> binds = new ArrayList<>(List.of(new Bind(workspace.toString(), new Volume(WORKSPACE)), new Bind(work.toString(), new Volume(WORK))));
-        for (io.flash.schema.Mount m : task.getMounts()) {
+        for (Mount m : task.getMounts()) {
             // sources are in the job workspace, checked at submission (FileRules) and placed by the executor
             binds.add(new Bind(workspace.resolve(m.getSource()).toString(), new Volume(m.getPath()),
                     m.getReadOnly() ? AccessMode.ro : AccessMode.rw));
@@ -215,15 +228,15 @@ public final class DockerRuntime implements ContainerRuntime, AutoCloseable {
      * and the caller ends the attempt anyway.
      */
     @Override
-    public Exit await(String containerId, Long timeoutSeconds, java.util.function.BooleanSupplier killRequested, Duration killGrace)
-            throws java.io.IOException {
+    public Exit await(String containerId, Long timeoutSeconds, BooleanSupplier killRequested, Duration killGrace)
+            throws IOException {
         long start = System.nanoTime();
         Long killedAt = null;
         boolean timedOut = false;
         String refused = null;
         // Our own latch: docker-java's timed awaitCompletion closes the stream when it times out.
-        java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.atomic.AtomicReference<Throwable> failed = new java.util.concurrent.atomic.AtomicReference<>();
+        CountDownLatch stopped = new CountDownLatch(1);
+        AtomicReference<Throwable> failed = new AtomicReference<>();
         try (ResultCallback.Adapter<WaitResponse> waiting = docker.waitContainerCmd(containerId).exec(new ResultCallback.Adapter<>() {
             @Override
             public void onComplete() {
@@ -242,13 +255,13 @@ public final class DockerRuntime implements ContainerRuntime, AutoCloseable {
             while (true) {
                 try {
                     if (stopped.await(1, TimeUnit.SECONDS)) {
-                        if (failed.get() != null) throw new java.io.IOException("the engine's wait for " + containerId + " failed: "
+                        if (failed.get() != null) throw new IOException("the engine's wait for " + containerId + " failed: "
                                 + engineWords(failed.get()), failed.get());
                         return exitOf(containerId, timedOut);
                     }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    throw new java.io.InterruptedIOException("interrupted while waiting for " + containerId);
+                    throw new InterruptedIOException("interrupted while waiting for " + containerId);
                 }
                 long now = System.nanoTime();
                 if (now - lastLook >= STATE_LOOK_NANOS) {
@@ -323,27 +336,27 @@ public final class DockerRuntime implements ContainerRuntime, AutoCloseable {
      * returned follow.
      */
     @Override
-    public LogFollow followLogs(String containerId, java.util.function.Consumer<byte[]> output) {
+    public LogFollow followLogs(String containerId, Consumer<byte[]> output) {
         return CompleteLogs.follow(docker, containerId, output);
     }
 
     /** The whole of one of the container's streams, written to {@code out} (a TES executor's stdout or stderr). */
     @Override
-    public void writeStream(String containerId, boolean stdout, java.io.OutputStream out) throws java.io.IOException, InterruptedException {
-        java.util.concurrent.atomic.AtomicReference<java.io.IOException> failed = new java.util.concurrent.atomic.AtomicReference<>();
+    public void writeStream(String containerId, boolean stdout, OutputStream out) throws IOException, InterruptedException {
+        AtomicReference<IOException> failed = new AtomicReference<>();
         boolean done = docker.logContainerCmd(containerId).withStdOut(stdout).withStdErr(!stdout)
                 .exec(new ResultCallback.Adapter<Frame>() {
                     @Override
                     public void onNext(Frame frame) {
                         try {
                             out.write(frame.getPayload());
-                        } catch (java.io.IOException e) {
+                        } catch (IOException e) {
                             failed.compareAndSet(null, e);
                         }
                     }
                 }).awaitCompletion(10, TimeUnit.MINUTES);
         if (failed.get() != null) throw failed.get();
-        if (!done) throw new java.io.IOException("the engine did not hand over the container's output within 10 minutes");
+        if (!done) throw new IOException("the engine did not hand over the container's output within 10 minutes");
     }
 
     /** The last {@code lines} lines of stdout and stderr, interleaved as written. */
@@ -354,7 +367,7 @@ public final class DockerRuntime implements ContainerRuntime, AutoCloseable {
                 .exec(new ResultCallback.Adapter<Frame>() {
                     @Override
                     public void onNext(Frame frame) {
-                        out.append(new String(frame.getPayload(), java.nio.charset.StandardCharsets.UTF_8));
+                        out.append(new String(frame.getPayload(), StandardCharsets.UTF_8));
                     }
                 }).awaitCompletion(30, TimeUnit.SECONDS);
         return out.toString();
@@ -367,7 +380,7 @@ public final class DockerRuntime implements ContainerRuntime, AutoCloseable {
         try {
             docker.killContainerCmd(containerId).exec();
             return null;
-        } catch (NotFoundException | com.github.dockerjava.api.exception.ConflictException e) {
+        } catch (NotFoundException | ConflictException e) {
             return null; // already gone or already stopped
         } catch (RuntimeException e) {
             return engineWords(e);
@@ -391,8 +404,8 @@ public final class DockerRuntime implements ContainerRuntime, AutoCloseable {
      * The subscription is renewed when the engine's stream ends (engine restart).
      */
     @Override
-    public AutoCloseable watchOutsideKills(String nodeId, java.util.function.BiConsumer<String, String> killed) {
-        java.util.concurrent.atomic.AtomicBoolean open = new java.util.concurrent.atomic.AtomicBoolean(true);
+    public AutoCloseable watchOutsideKills(String nodeId, BiConsumer<String, String> killed) {
+        AtomicBoolean open = new AtomicBoolean(true);
         Thread watcher = new Thread(() -> {
             while (open.get()) {
                 try (ResultCallback.Adapter<Event> events = docker.eventsCmd().withEventTypeFilter(EventType.CONTAINER)
@@ -433,7 +446,7 @@ public final class DockerRuntime implements ContainerRuntime, AutoCloseable {
     /** What the engine said, without docker-java's "Status 500: {"message":...}" wrapping. */
     public static String engineWords(Throwable e) {
         String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().strip();
-        java.util.regex.Matcher json = java.util.regex.Pattern.compile("\\{\"message\":\"(.*)\"\\}").matcher(m);
+        Matcher json = Pattern.compile("\\{\"message\":\"(.*)\"\\}").matcher(m);
         if (json.find()) m = json.group(1);
         return m.replaceFirst("^Status \\d+: ", "");
     }

@@ -2,22 +2,24 @@ package io.flash.executor.node;
 
 import io.flash.executor.docker.CgroupUsage;
 import io.flash.executor.docker.DockerRuntime;
-import io.flash.schema.*;
-import org.jboss.logging.Logger;
-
 import io.flash.executor.store.ObjectStore;
-
+import io.flash.schema.*;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
+import org.jboss.logging.Logger;
 
 /**
  * Runs one attempt to its end: image, container, start, wait, logs, exit, cleanup. Reports STARTED
@@ -34,13 +36,13 @@ final class AttemptRunner {
     private final NodeSettings settings;
     private final AttemptReporter reporter;
     /** attempt id → why it was killed; an exit after a kill is reported CANCELLED, not as the program's failure. */
-    private final java.util.Map<String, String> killReasons;
+    private final Map<String, String> killReasons;
 
     private final UsageSampler usage;
     private final WorkDirs.Layout workDirs;
     private final Staging staging;
     /** Container creation and start, timed separately (the image pull is not in them). */
-    private final io.micrometer.core.instrument.Timer createTime, startTime;
+    private final Timer createTime, startTime;
     /** Streaming attempts between prepare and start; what went wrong feeding one, to report at its exit. */
     private final Map<String, StreamFeeder> feeders = new ConcurrentHashMap<>();
     private final Map<String, Staging.Failure> streamFailures = new ConcurrentHashMap<>();
@@ -52,9 +54,9 @@ final class AttemptRunner {
         return t;
     });
 
-    AttemptRunner(ContainerRuntime docker, NodeSettings settings, AttemptReporter reporter, java.util.Map<String, String> killReasons,
+    AttemptRunner(ContainerRuntime docker, NodeSettings settings, AttemptReporter reporter, Map<String, String> killReasons,
                   UsageSampler usage, Staging staging, StuckContainers stuck, OutsideKills outsideKills,
-                  io.micrometer.core.instrument.MeterRegistry meters) {
+                  MeterRegistry meters) {
         this.stuck = stuck;
         this.outsideKills = outsideKills;
         this.createTime = containerTimer(meters, "create");
@@ -129,8 +131,8 @@ final class AttemptRunner {
         }
     }
 
-    private static io.micrometer.core.instrument.Timer containerTimer(io.micrometer.core.instrument.MeterRegistry meters, String phase) {
-        return io.micrometer.core.instrument.Timer.builder("flash.executor.container").tag("phase", phase)
+    private static Timer containerTimer(MeterRegistry meters, String phase) {
+        return Timer.builder("flash.executor.container").tag("phase", phase)
                 .description("time the engine takes to " + phase + " an attempt's container").publishPercentiles(0.5, 0.95)
                 .register(meters);
     }
@@ -187,10 +189,10 @@ final class AttemptRunner {
                 } catch (Exception e) {
                     LOG.warnf("log of %s: %s", attemptId, message(e));
                 }
-            }, 250, 250, java.util.concurrent.TimeUnit.MILLISECONDS);
+            }, 250, 250, TimeUnit.MILLISECONDS);
             try {
                 exit = docker.await(containerId, timeoutSeconds, () -> killReasons.containsKey(attemptId), settings.sandbox().killGrace());
-                if (exit.unstoppable() == null) follower.awaitCompletion(30, java.util.concurrent.TimeUnit.SECONDS);
+                if (exit.unstoppable() == null) follower.awaitCompletion(30, TimeUnit.SECONDS);
             } finally {
                 flusher.cancel(false);
                 follower.close();
@@ -333,7 +335,7 @@ final class AttemptRunner {
 
     /** The task as it runs here: its environment also names the framework and node (as on a batch cluster's). */
     private TaskDefinition placedOn(TaskDefinition task) {
-        Map<String, String> env = new java.util.LinkedHashMap<>(task.getEnv());
+        Map<String, String> env = new LinkedHashMap<>(task.getEnv());
         env.put("FLASH_FRAMEWORK_ID", settings.frameworkId());
         env.put("FLASH_NODE_ID", settings.nodeId());
         return TaskDefinition.newBuilder(task).setEnv(env).build();

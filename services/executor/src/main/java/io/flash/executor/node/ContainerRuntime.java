@@ -1,7 +1,7 @@
 package io.flash.executor.node;
 
 import io.flash.schema.TaskDefinition;
-
+import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,7 +50,7 @@ public interface ContainerRuntime {
         boolean awaitCompletion(long time, TimeUnit unit) throws InterruptedException;
 
         @Override
-        void close() throws java.io.IOException;
+        void close() throws IOException;
     }
 
     /** Answers, or throws saying why the engine cannot be reached. */
@@ -75,13 +75,13 @@ public interface ContainerRuntime {
 
     /** Waits for the exit, killing the container after its timeout or once a kill is requested. */
     Exit await(String containerId, Long timeoutSeconds, BooleanSupplier killRequested, Duration killGrace)
-            throws java.io.IOException, InterruptedException;
+            throws IOException, InterruptedException;
 
     Exit exitOf(String containerId, boolean timedOut);
 
     LogFollow followLogs(String containerId, Consumer<byte[]> output);
 
-    void writeStream(String containerId, boolean stdout, OutputStream out) throws java.io.IOException, InterruptedException;
+    void writeStream(String containerId, boolean stdout, OutputStream out) throws IOException, InterruptedException;
 
     String tail(String containerId, int lines) throws InterruptedException;
 

@@ -1,11 +1,14 @@
 package io.flash.executor.node;
 
 import io.flash.schema.LogChunk;
-
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -31,9 +34,9 @@ final class LogStreamer implements AutoCloseable {
     private final StringBuilder pending = new StringBuilder();
     private final StringBuilder partialLine = new StringBuilder();
     private final Deque<String> tail = new ArrayDeque<>();
-    private final java.nio.charset.CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
-            .onMalformedInput(java.nio.charset.CodingErrorAction.REPLACE).onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPLACE);
-    private java.nio.ByteBuffer undecoded = java.nio.ByteBuffer.allocate(8192);
+    private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
+            .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE);
+    private ByteBuffer undecoded = ByteBuffer.allocate(8192);
     private long seq;
     private long dropped;
     private long windowStart = System.nanoTime();
@@ -102,13 +105,13 @@ final class LogStreamer implements AutoCloseable {
     /** Decodes what is complete; the bytes of a character cut at the end wait for the next call. */
     private String decode(byte[] bytes, boolean endOfInput) {
         if (undecoded.remaining() < bytes.length) {
-            java.nio.ByteBuffer larger = java.nio.ByteBuffer.allocate(undecoded.position() + bytes.length);
+            ByteBuffer larger = ByteBuffer.allocate(undecoded.position() + bytes.length);
             undecoded.flip();
             larger.put(undecoded);
             undecoded = larger;
         }
         undecoded.put(bytes).flip();
-        java.nio.CharBuffer out = java.nio.CharBuffer.allocate((int) (undecoded.remaining() * 1.1) + 8);
+        CharBuffer out = CharBuffer.allocate((int) (undecoded.remaining() * 1.1) + 8);
         utf8.decode(undecoded, out, endOfInput);
         if (endOfInput) utf8.flush(out);
         undecoded.compact();

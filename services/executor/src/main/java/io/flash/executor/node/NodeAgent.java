@@ -1,23 +1,29 @@
 package io.flash.executor.node;
 
+import io.flash.common.access.KafkaLogin;
 import io.flash.common.resources.Resources;
-import io.flash.executor.store.InputCache;
-import io.flash.executor.store.ObjectStore;
-
 import io.flash.common.topics.FlashTopics;
 import io.flash.common.topics.TopicNames;
+import io.flash.executor.docker.CgroupUsage;
+import io.flash.executor.store.InputCache;
+import io.flash.executor.store.ObjectStore;
 import io.flash.schema.*;
-import org.apache.kafka.clients.consumer.*;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.utils.Utils;
-import org.jboss.logging.Logger;
-
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.*;
 import java.util.concurrent.*;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.*;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.utils.Utils;
+import org.jboss.logging.Logger;
 
 /**
  * One compute node. Reads only its own partition of the framework's assignments topic (partition =
@@ -66,8 +72,8 @@ public final class NodeAgent implements AutoCloseable {
     private ObjectStore objectStore;
     private volatile long lastHeartbeatAcked = System.currentTimeMillis();
     /** Meters made before {@link #bindMetrics} reach the service's registry once it is bound. */
-    private final io.micrometer.core.instrument.composite.CompositeMeterRegistry meters =
-            new io.micrometer.core.instrument.composite.CompositeMeterRegistry();
+    private final CompositeMeterRegistry meters =
+            new CompositeMeterRegistry();
     private InputCache inputCache;
     private volatile boolean stopping;
     private Thread pollThread;
@@ -81,7 +87,7 @@ public final class NodeAgent implements AutoCloseable {
         this.docker = docker;
         this.consumer = NodeChannel.assignmentConsumer(bootstrapServers, "flash-executor-" + settings.nodeId(), 100);
         this.channel = new NodeChannel(topics, settings.frameworkId(), bootstrapServers, 0);
-        UsageSampler usage = new UsageSampler(new io.flash.executor.docker.CgroupUsage(settings.cgroupRoot()), samplers,
+        UsageSampler usage = new UsageSampler(new CgroupUsage(settings.cgroupRoot()), samplers,
                 settings.usageInterval(), channel::usage);
         this.runner = new AttemptRunner(docker, settings, new AttemptReporter() {
             @Override
@@ -140,9 +146,9 @@ public final class NodeAgent implements AutoCloseable {
 
     /** The Kafka cluster's id: what tells this platform's containers from another's on a shared engine. */
     private String platformId() throws InterruptedException {
-        java.util.Properties config = io.flash.common.access.KafkaLogin.fromEnvironment().addTo(new java.util.Properties());
-        config.put(org.apache.kafka.clients.admin.AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(config)) {
+        Properties config = KafkaLogin.fromEnvironment().addTo(new Properties());
+        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        try (Admin admin = Admin.create(config)) {
             return admin.describeCluster().clusterId().get(120, TimeUnit.SECONDS);
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("could not learn the Kafka cluster's id from " + bootstrapServers
@@ -315,13 +321,13 @@ public final class NodeAgent implements AutoCloseable {
     }
 
     /** Kafka client metrics and the node's own gauges, for /q/metrics. */
-    public void bindMetrics(io.micrometer.core.instrument.MeterRegistry registry) {
+    public void bindMetrics(MeterRegistry registry) {
         meters.add(registry);
-        new io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics(consumer).bindTo(registry);
+        new KafkaClientMetrics(consumer).bindTo(registry);
         channel.bindMetrics(registry);
-        io.micrometer.core.instrument.Gauge.builder("flash_executor_attempts_running", running, RunningAttempts::size)
+        Gauge.builder("flash_executor_attempts_running", running, RunningAttempts::size)
                 .description("attempts this node is preparing, running or reporting").register(registry);
-        io.micrometer.core.instrument.Gauge.builder("flash_executor_stuck_containers", stuck, StuckContainers::size)
+        Gauge.builder("flash_executor_stuck_containers", stuck, StuckContainers::size)
                 .description("containers of ended attempts the engine cannot stop or remove; while above 0 the node takes no work")
                 .register(registry);
     }

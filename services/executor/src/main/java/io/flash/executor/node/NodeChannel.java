@@ -1,5 +1,7 @@
 package io.flash.executor.node;
 
+import io.flash.common.access.KafkaLogin;
+import io.flash.common.deadletter.DeadLetters;
 import io.flash.common.topics.FlashTopics;
 import io.flash.common.topics.TopicNames;
 import io.flash.schema.Assignment;
@@ -9,23 +11,30 @@ import io.flash.schema.AttemptState;
 import io.flash.schema.LogChunk;
 import io.flash.schema.NodeHeartbeat;
 import io.flash.schema.UsageSample;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.jboss.logging.Logger;
-
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.Properties;
-import java.util.concurrent.Future;
 
 /**
  * How nodes speak to their framework: attempt events and heartbeats keyed by node id, logs and
@@ -51,7 +60,7 @@ public final class NodeChannel implements AutoCloseable {
         this.nodesTopic = TopicNames.frameworkNodes(frameworkId);
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        io.flash.common.access.KafkaLogin.fromEnvironment().addTo(p);
+        KafkaLogin.fromEnvironment().addTo(p);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.LINGER_MS_CONFIG, lingerMs);
@@ -64,33 +73,33 @@ public final class NodeChannel implements AutoCloseable {
     }
 
     /** A consumer of assignment partitions (assigned, not subscribed; positions committed under {@code groupId}). */
-    public static org.apache.kafka.clients.consumer.KafkaConsumer<String, byte[]> assignmentConsumer(String bootstrapServers,
+    public static KafkaConsumer<String, byte[]> assignmentConsumer(String bootstrapServers,
                                                                                                    String groupId, int fetchMaxWaitMs) {
         Properties c = new Properties();
-        c.put(org.apache.kafka.clients.consumer.ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        io.flash.common.access.KafkaLogin.fromEnvironment().addTo(c);
-        c.put(org.apache.kafka.clients.consumer.ConsumerConfig.GROUP_ID_CONFIG, groupId);
-        c.put(org.apache.kafka.clients.consumer.ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        c.put(org.apache.kafka.clients.consumer.ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
-        c.put(org.apache.kafka.clients.consumer.ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        c.put(org.apache.kafka.clients.consumer.ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, fetchMaxWaitMs);
-        return new org.apache.kafka.clients.consumer.KafkaConsumer<>(c, new org.apache.kafka.common.serialization.StringDeserializer(),
-                new org.apache.kafka.common.serialization.ByteArrayDeserializer());
+        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        KafkaLogin.fromEnvironment().addTo(c);
+        c.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, fetchMaxWaitMs);
+        return new KafkaConsumer<>(c, new StringDeserializer(),
+                new ByteArrayDeserializer());
     }
 
     /**
      * The partitions of the framework's assignments topic, waiting for it to exist: a node may start
      * before its framework has created the topic.
      */
-    public static java.util.List<org.apache.kafka.common.TopicPartition> assignmentPartitions(
-            org.apache.kafka.clients.consumer.KafkaConsumer<String, byte[]> consumer, String frameworkId, Duration timeout)
+    public static List<TopicPartition> assignmentPartitions(
+            KafkaConsumer<String, byte[]> consumer, String frameworkId, Duration timeout)
             throws InterruptedException {
         String topic = TopicNames.frameworkAssignments(frameworkId);
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             var infos = consumer.partitionsFor(topic, Duration.ofSeconds(10));
             if (infos != null && !infos.isEmpty()) {
-                return infos.stream().map(i -> new org.apache.kafka.common.TopicPartition(topic, i.partition())).toList();
+                return infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
             }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("topic " + topic + " does not exist after " + timeout.toSeconds()
@@ -132,7 +141,7 @@ public final class NodeChannel implements AutoCloseable {
         try {
             assignment = assignments.deserialize(record.topic(), record.headers(), record.value());
         } catch (RuntimeException e) {
-            deadLetter(record, "undecodable assignment: " + io.flash.common.deadletter.DeadLetters.rootMessage(e));
+            deadLetter(record, "undecodable assignment: " + DeadLetters.rootMessage(e));
             return null;
         }
         if (assignment == null) {
@@ -148,12 +157,12 @@ public final class NodeChannel implements AutoCloseable {
 
     private void deadLetter(ConsumerRecord<String, byte[]> record, String reason) {
         LOG.warnf("dead-lettered %s-%d@%d: %s", record.topic(), record.partition(), record.offset(), reason);
-        producer.send(io.flash.common.deadletter.DeadLetters.of("executor", record.topic(), record.partition(), record.offset(),
+        producer.send(DeadLetters.of("executor", record.topic(), record.partition(), record.offset(),
                 record.key(), record.value(), reason));
     }
 
-    public void bindMetrics(io.micrometer.core.instrument.MeterRegistry registry) {
-        new io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics(producer).bindTo(registry);
+    public void bindMetrics(MeterRegistry registry) {
+        new KafkaClientMetrics(producer).bindTo(registry);
     }
 
     @Override

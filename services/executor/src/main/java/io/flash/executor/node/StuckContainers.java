@@ -1,11 +1,11 @@
 package io.flash.executor.node;
 
-import org.jboss.logging.Logger;
-
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import org.jboss.logging.Logger;
 
 /**
  * Containers whose attempt has ended but which the engine could not stop or remove (a fork bomb's
@@ -36,7 +36,7 @@ final class StuckContainers {
                 remove.accept(e.getKey());
                 byContainer.remove(e.getKey());
                 LOG.infof("container %s of attempt %s is gone after %s; the node takes work again", e.getKey(),
-                        e.getValue().attemptId(), java.time.Duration.between(e.getValue().since(), Instant.now()));
+                        e.getValue().attemptId(), Duration.between(e.getValue().since(), Instant.now()));
             } catch (RuntimeException stillThere) {
                 // asked again on the next sweep
             }

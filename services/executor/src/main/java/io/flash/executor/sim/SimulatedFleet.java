@@ -8,6 +8,15 @@ import io.flash.schema.Assignment;
 import io.flash.schema.AssignmentAction;
 import io.flash.schema.AttemptState;
 import io.flash.schema.FailureClass;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.*;
+import java.util.concurrent.*;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -16,12 +25,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.utils.Utils;
 import org.jboss.logging.Logger;
-
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.*;
-import java.util.concurrent.*;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Many executor nodes in one process, without Docker: an attempt "runs" for a duration drawn from
@@ -196,12 +199,12 @@ public final class SimulatedFleet implements AutoCloseable {
         node.running().release(a.getAttemptId());
     }
 
-    public void bindMetrics(io.micrometer.core.instrument.MeterRegistry registry) {
-        new io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics(consumer).bindTo(registry);
+    public void bindMetrics(MeterRegistry registry) {
+        new KafkaClientMetrics(consumer).bindTo(registry);
         channel.bindMetrics(registry);
-        io.micrometer.core.instrument.Gauge.builder("flash_executor_attempts_running", this, SimulatedFleet::runningAttempts)
+        Gauge.builder("flash_executor_attempts_running", this, SimulatedFleet::runningAttempts)
                 .description("attempts the simulated nodes are running").register(registry);
-        io.micrometer.core.instrument.FunctionCounter.builder("flash_executor_simulated_finished", finished, AtomicLong::get)
+        FunctionCounter.builder("flash_executor_simulated_finished", finished, AtomicLong::get)
                 .description("simulated attempts run to their end").register(registry);
     }
 

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.util.*;
@@ -41,13 +42,13 @@ public final class InputCache {
                 Files.createDirectories(dir);
                 store.download(from, cached);
                 if (Files.size(cached) > maxBytes) {
-                    Files.move(cached, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    Files.move(cached, target, StandardCopyOption.REPLACE_EXISTING);
                     return;
                 }
             }
             Files.setLastModifiedTime(cached, FileTime.fromMillis(System.currentTimeMillis()));
             // A copy, not a link: the attempt may write to its inputs without touching the cache.
-            Files.copy(cached, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(cached, target, StandardCopyOption.REPLACE_EXISTING);
         }
         evict();
     }

@@ -1,13 +1,21 @@
 package io.flash.executor.store;
 
 import io.flash.common.store.ObjectLocation;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
-import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.core.sync.ResponseTransformer;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -15,13 +23,6 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.*;
-
-import java.io.InputStream;
-import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.Set;
 
 /**
  * The S3-compatible object store, through the AWS SDK for Java v2 (any S3 API: AWS, MinIO, Ceph,
@@ -147,8 +148,8 @@ public final class ObjectStore implements AutoCloseable {
     }
 
     /** Every object under the prefix, in key order (the store's listing order). */
-    public java.util.List<Listed> list(ObjectLocation prefix) throws NotFound {
-        java.util.List<Listed> found = new java.util.ArrayList<>();
+    public List<Listed> list(ObjectLocation prefix) throws NotFound {
+        List<Listed> found = new ArrayList<>();
         try {
             for (S3Object o : client.listObjectsV2Paginator(ListObjectsV2Request.builder().bucket(prefix.bucket()).prefix(prefix.key()).build())
                     .contents()) {

@@ -1,22 +1,27 @@
 package io.flash.batch.app;
 
 import io.flash.batch.cluster.Cluster;
+import io.flash.batch.cluster.GridEngine;
 import io.flash.batch.cluster.JobScripts;
 import io.flash.batch.cluster.Slurm;
 import io.flash.batch.core.BatchSettings;
 import io.flash.batch.kafka.BatchTopology;
 import io.flash.common.serde.RegistryValueSerdes;
+import io.flash.common.streams.StuckThreadWatch;
 import io.flash.common.topics.FlashTopics;
 import io.flash.schema.DiskType;
+import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
-import org.apache.kafka.streams.Topology;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.Topology;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /** Hands the batch framework's topology to Quarkus, with the cluster it serves (its topics: {@link FrameworkTopicsBootstrap}). */
 @ApplicationScoped
@@ -35,10 +40,10 @@ public class BatchStreams {
                       @ConfigProperty(name = "flash.batch.disk-type") String diskType,
                       @ConfigProperty(name = "flash.batch.network") boolean network,
                       @ConfigProperty(name = "flash.batch.pids-per-cpu") int pidsPerCpu,
-                      @ConfigProperty(name = "flash.batch.gridengine.parallel-environment") java.util.Optional<String> parallelEnvironment) {
+                      @ConfigProperty(name = "flash.batch.gridengine.parallel-environment") Optional<String> parallelEnvironment) {
         Cluster cluster = switch (kind.toLowerCase(Locale.ROOT)) {
             case "slurm" -> new Slurm(callTimeout);
-            case "gridengine", "sge" -> new io.flash.batch.cluster.GridEngine(callTimeout, parallelEnvironment.orElse(null));
+            case "gridengine", "sge" -> new GridEngine(callTimeout, parallelEnvironment.orElse(null));
             default -> throw new IllegalArgumentException("flash.batch.cluster=" + kind + ": write slurm or gridengine");
         };
         JobScripts scripts = new JobScripts(frameworkId, Path.of(workRoot), pidsPerCpu);
@@ -48,7 +53,7 @@ public class BatchStreams {
     }
 
     /** A stream thread that stops polling says where it waits (StuckThreadWatch). */
-    void watch(@jakarta.enterprise.event.Observes io.quarkus.runtime.StartupEvent start, org.apache.kafka.streams.KafkaStreams streams) {
-        io.flash.common.streams.StuckThreadWatch.start(streams);
+    void watch(@Observes StartupEvent start, KafkaStreams streams) {
+        StuckThreadWatch.start(streams);
     }
 }

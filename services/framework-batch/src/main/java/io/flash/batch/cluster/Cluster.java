@@ -1,5 +1,8 @@
 package io.flash.batch.cluster;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -25,8 +28,8 @@ public interface Cluster {
         /** The cluster opens the output file before the script runs: its directory must exist (on the shared storage). */
         void createOutputDirectory() {
             try {
-                java.nio.file.Files.createDirectories(java.nio.file.Path.of(outputFile).getParent());
-            } catch (java.io.IOException e) {
+                Files.createDirectories(Path.of(outputFile).getParent());
+            } catch (IOException e) {
                 throw new Unreachable("cannot create " + outputFile + "'s directory on the shared storage: " + e.getMessage());
             }
         }

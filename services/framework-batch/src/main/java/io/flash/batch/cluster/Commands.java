@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Runs a cluster's command-line tools with a bound: a controller that hangs makes the call fail, not wait. */
@@ -13,14 +14,14 @@ final class Commands {
     }
 
     private final Duration timeout;
-    private final java.util.Map<String, String> env;
+    private final Map<String, String> env;
 
     Commands(Duration timeout) {
-        this(timeout, java.util.Map.of());
+        this(timeout, Map.of());
     }
 
     /** @param env set for every command, over this process's environment */
-    Commands(Duration timeout, java.util.Map<String, String> env) {
+    Commands(Duration timeout, Map<String, String> env) {
         this.timeout = timeout;
         this.env = env;
     }

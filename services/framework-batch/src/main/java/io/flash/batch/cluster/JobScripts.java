@@ -1,8 +1,8 @@
 package io.flash.batch.cluster;
 
+import io.flash.schema.NetworkMode;
 import io.flash.schema.TaskDefinition;
 import io.flash.schema.TaskReady;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,7 +68,7 @@ public final class JobScripts {
         long pids = Math.max(256L, (long) Math.ceil(cpu * pidsPerCpu));
         List<String> run = new ArrayList<>(List.of("docker", "run", "--name", container, "--user", "65534:65534", "--read-only",
                 "--tmpfs", "/tmp", "--cap-drop", "ALL", "--security-opt", "no-new-privileges",
-                "--network", task.getNetwork() == io.flash.schema.NetworkMode.BRIDGE ? "bridge" : "none",
+                "--network", task.getNetwork() == NetworkMode.BRIDGE ? "bridge" : "none",
                 "--pids-limit", Long.toString(pids), "--memory", Long.toString(task.getResources().getMemoryBytes()),
                 "--memory-swap", Long.toString(task.getResources().getMemoryBytes()), "--cpus", Double.toString(cpu),
                 "-v", workspace + ":/workspace", "-w", task.getWorkdir() != null ? task.getWorkdir() : "/workspace"));

@@ -1,5 +1,7 @@
 package io.flash.batch.core;
 
+import java.util.List;
+
 /** What an attempt left in the job's workspace on the cluster's shared storage. */
 public interface Workspaces {
 
@@ -22,9 +24,9 @@ public interface Workspaces {
     Output output(String jobId, String attemptId, long from, int max, boolean toTheEnd);
 
     /** Which of the declared outputs the job left in its workspace ("path (bytes)"), and which it did not. */
-    Outputs outputs(String jobId, java.util.List<String> declared);
+    Outputs outputs(String jobId, List<String> declared);
 
-    record Outputs(java.util.List<String> found, java.util.List<String> missing) {
+    record Outputs(List<String> found, List<String> missing) {
     }
 
     /** A piece of output and where the next one starts. */

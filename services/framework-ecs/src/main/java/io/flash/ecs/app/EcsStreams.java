@@ -1,23 +1,28 @@
 package io.flash.ecs.app;
 
 import io.flash.common.serde.RegistryValueSerdes;
+import io.flash.common.streams.StuckThreadWatch;
 import io.flash.common.topics.FlashTopics;
+import io.flash.ecs.core.ShardSettings;
 import io.flash.ecs.core.queue.QueueQuotas;
 import io.flash.ecs.kafka.EcsTopology;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
-import org.apache.kafka.streams.Topology;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-
 import java.time.Clock;
 import java.time.Duration;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.Topology;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /** Hands the framework topology to Quarkus (its topics: {@link FrameworkTopicsBootstrap}). */
 @ApplicationScoped
 public class EcsStreams {
 
     @Produces
-    Topology topology(io.micrometer.core.instrument.MeterRegistry meters,
+    Topology topology(MeterRegistry meters,
                       @ConfigProperty(name = "flash.registry.url") String registryUrl,
                       @ConfigProperty(name = "flash.framework.id") String frameworkId,
                       @ConfigProperty(name = "flash.framework.node-timeout") Duration nodeTimeout,
@@ -27,12 +32,12 @@ public class EcsStreams {
                       @ConfigProperty(name = "flash.framework.preemptions-per-minute", defaultValue = "10") int preemptionsPerMinute,
                       @ConfigProperty(name = "flash.framework.fence-after-absence", defaultValue = "20s") Duration fenceAfterAbsence) {
         return EcsTopology.build(new FlashTopics(new RegistryValueSerdes(registryUrl)),
-                new io.flash.ecs.core.ShardSettings(frameworkId, nodeTimeout, tick, acceptLimit,
+                new ShardSettings(frameworkId, nodeTimeout, tick, acceptLimit,
                         QueueQuotas.parse(quotas), preemptionsPerMinute, fenceAfterAbsence), Clock.systemUTC(), meters);
     }
 
     /** A stream thread that stops polling says where it waits (StuckThreadWatch). */
-    void watch(@jakarta.enterprise.event.Observes io.quarkus.runtime.StartupEvent start, org.apache.kafka.streams.KafkaStreams streams) {
-        io.flash.common.streams.StuckThreadWatch.start(streams);
+    void watch(@Observes StartupEvent start, KafkaStreams streams) {
+        StuckThreadWatch.start(streams);
     }
 }

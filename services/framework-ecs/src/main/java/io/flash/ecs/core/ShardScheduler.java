@@ -12,7 +12,6 @@ import io.flash.ecs.core.preemption.Preemptor;
 import io.flash.ecs.core.queue.FairShare;
 import io.flash.ecs.core.queue.Holdings;
 import io.flash.schema.*;
-
 import java.util.*;
 
 /**
@@ -149,7 +148,7 @@ public final class ShardScheduler {
                 || !node.getHeartbeat().getLabels().equals(heartbeat.getLabels())
                 || node.getHeartbeat().getDiskType() != heartbeat.getDiskType()
                 || !node.getHeartbeat().getImages().equals(heartbeat.getImages())
-                || !java.util.Objects.equals(node.getHeartbeat().getUnhealthy(), heartbeat.getUnhealthy());
+                || !Objects.equals(node.getHeartbeat().getUnhealthy(), heartbeat.getUnhealthy());
         if (node == null) {
             node = NodeRecord.newBuilder().setHeartbeat(heartbeat).setAllocated(Resources.zero())
                     .setPlacedAttempts(new ArrayList<>()).setLastSeenAt(now).setLost(false).build();

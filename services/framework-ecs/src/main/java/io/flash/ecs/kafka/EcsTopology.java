@@ -1,16 +1,17 @@
 package io.flash.ecs.kafka;
 
+import io.flash.common.framework.CatchUp;
 import io.flash.common.streams.Wiring;
 import io.flash.common.topics.FlashTopics;
-import io.flash.ecs.core.placement.BinPacker;
-import io.flash.common.framework.CatchUp;
 import io.flash.ecs.core.ShardMetrics;
 import io.flash.ecs.core.ShardSettings;
+import io.flash.ecs.core.placement.BinPacker;
 import io.flash.schema.*;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.Topology;
-
-import java.time.Clock;
 
 /**
  * framework-ecs (level 2). The framework's tasks, node heartbeats and node events topics are
@@ -42,10 +43,10 @@ public final class EcsTopology {
 
     /** Without metrics (tests, benchmarks). */
     public static Topology build(FlashTopics topics, ShardSettings settings, Clock clock) {
-        return build(topics, settings, clock, new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+        return build(topics, settings, clock, new SimpleMeterRegistry());
     }
 
-    public static Topology build(FlashTopics topics, ShardSettings settings, Clock clock, io.micrometer.core.instrument.MeterRegistry meters) {
+    public static Topology build(FlashTopics topics, ShardSettings settings, Clock clock, MeterRegistry meters) {
         String fw = settings.frameworkId();
         ShardMetrics metrics = new ShardMetrics(meters, fw);
         Topology topology = new Topology();

@@ -1,13 +1,15 @@
 package io.flash.ingest.api;
 
+import io.flash.ingest.access.Access;
 import io.flash.ingest.access.Caller;
+import io.flash.ingest.view.JobViews;
+import io.quarkus.oidc.AccessTokenCredential;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-
 import java.util.Map;
 import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The request's caller for the HTTP doors (jobs API and TES): in secure mode the identity quarkus-oidc
@@ -40,28 +42,28 @@ public class Callers {
      */
     public String token() {
         if (!secure || identity.isAnonymous()) return null;
-        io.quarkus.oidc.AccessTokenCredential credential = identity.getCredential(io.quarkus.oidc.AccessTokenCredential.class);
+        AccessTokenCredential credential = identity.getCredential(AccessTokenCredential.class);
         return credential == null ? null : credential.getToken();
     }
 
     /** A job as the caller may see it, or the answer refusing it. */
-    public record Lookup(io.flash.ingest.view.JobViews.Page page, Response refusal) {
+    public record Lookup(JobViews.Page page, Response refusal) {
     }
 
     /**
      * The job's page (tasks {@code page}, {@code size}) when the caller may {@code what} it; else 401
      * (no valid token), 404 (no such job yet) or 403 (another's job), each saying why.
      */
-    public Lookup job(io.flash.ingest.view.JobViews views, String id, int page, int size, String what) {
+    public Lookup job(JobViews views, String id, int page, int size, String what) {
         Optional<Caller> caller = current();
         if (caller.isEmpty()) return new Lookup(null, unauthenticated());
-        Optional<io.flash.ingest.view.JobViews.Page> job = views.job(id, page, size);
+        Optional<JobViews.Page> job = views.job(id, page, size);
         if (job.isEmpty()) {
             return new Lookup(null, Response.status(404).entity(Map.of("error", "no job " + id + " (yet): a job appears once"
                     + " ingest accepted it; a rejected submission is on flash.jobs.rejected")).build());
         }
         String owner = job.get().job().getOwner();
-        if (!io.flash.ingest.access.Access.mayAct(caller.get(), owner)) return new Lookup(null, forbidden(caller.get(), owner, what));
+        if (!Access.mayAct(caller.get(), owner)) return new Lookup(null, forbidden(caller.get(), owner, what));
         return new Lookup(job.get(), null);
     }
 

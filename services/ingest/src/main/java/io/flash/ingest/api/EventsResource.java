@@ -15,10 +15,11 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
-import org.jboss.resteasy.reactive.RestStreamElementType;
-
+import jakarta.ws.rs.core.Response;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import org.jboss.resteasy.reactive.RestStreamElementType;
 
 /**
  * Live updates as server-sent events, straight from the status topics this instance follows:
@@ -40,7 +41,7 @@ public class EventsResource {
      * or ping; {@code at} when it was sent (ms).
      */
     public record LiveEvent(String kind, JobsResource.JobView job, String jobId, JobsResource.TaskView task,
-                            java.util.List<JobsResource.TaskView> tasks, long at) {
+                            List<JobsResource.TaskView> tasks, long at) {
         static LiveEvent of(String kind) {
             return new LiveEvent(kind, null, null, null, null, System.currentTimeMillis());
         }
@@ -95,7 +96,7 @@ public class EventsResource {
     }
 
     /** A refusal in JSON, as every door's: this method's own type (event stream) cannot carry it. */
-    private static WebApplicationException refused(jakarta.ws.rs.core.Response refusal) {
-        return new WebApplicationException(jakarta.ws.rs.core.Response.fromResponse(refusal).type(MediaType.APPLICATION_JSON).build());
+    private static WebApplicationException refused(Response refusal) {
+        return new WebApplicationException(Response.fromResponse(refusal).type(MediaType.APPLICATION_JSON).build());
     }
 }

@@ -2,19 +2,19 @@ package io.flash.ingest.api;
 
 import io.flash.ingest.view.FrameworkLimits;
 import io.flash.ingest.view.UtilisationHistory;
-import jakarta.ws.rs.DefaultValue;
-import jakarta.ws.rs.QueryParam;
 import io.flash.schema.Capacity;
 import io.flash.schema.FrameworkHeartbeat;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The frameworks as their heartbeats describe them (level 1's view): {@code GET /frameworks}, one
@@ -57,7 +57,7 @@ public class FrameworksResource {
     @Path("/utilisation")
     public Response utilisation(@QueryParam("minutes") @DefaultValue("60") int minutes) {
         if (callers.current().isEmpty()) return Callers.unauthenticated();
-        if (minutes < 1 || minutes > 24 * 60) return Response.status(400).entity(java.util.Map.of("error", "minutes must be 1 to 1440")).build();
+        if (minutes < 1 || minutes > 24 * 60) return Response.status(400).entity(Map.of("error", "minutes must be 1 to 1440")).build();
         return Response.ok(utilisation.since(System.currentTimeMillis() - minutes * 60_000L)).build();
     }
 

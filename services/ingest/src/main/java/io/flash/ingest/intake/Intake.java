@@ -1,8 +1,10 @@
 package io.flash.ingest.intake;
 
+import io.flash.common.client.JobClient;
 import io.flash.common.deadletter.DeadLetters;
 import io.flash.common.ids.JobIds;
 import io.flash.ingest.access.Access;
+import io.flash.ingest.access.Caller;
 import io.flash.ingest.validation.JobValidator;
 import io.flash.ingest.validation.ValidationResult;
 import io.flash.ingest.view.FrameworkLimits;
@@ -10,12 +12,11 @@ import io.flash.schema.FieldError;
 import io.flash.schema.JobAccepted;
 import io.flash.schema.JobRejected;
 import io.flash.schema.JobSubmission;
-import org.jboss.logging.Logger;
-
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
+import org.jboss.logging.Logger;
 
 /**
  * The ingest topic's decision, with no messaging types: every record — whatever its bytes, whatever
@@ -24,7 +25,7 @@ import java.util.function.Supplier;
  */
 public final class Intake {
 
-    private static final String TOKEN_HEADER = io.flash.common.client.JobClient.TOKEN_HEADER;
+    private static final String TOKEN_HEADER = JobClient.TOKEN_HEADER;
 
     private static final Logger LOG = Logger.getLogger(Intake.class);
 
@@ -42,7 +43,7 @@ public final class Intake {
     public record Anyone() implements Submitter {
     }
 
-    public record Verified(io.flash.ingest.access.Caller caller) implements Submitter {
+    public record Verified(Caller caller) implements Submitter {
     }
 
     /** @param reason what is wrong with the token and what to do, in words (never the token) */

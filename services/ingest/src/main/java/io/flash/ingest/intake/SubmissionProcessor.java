@@ -1,10 +1,13 @@
 package io.flash.ingest.intake;
 
 import io.flash.common.topics.TopicNames;
+import io.flash.common.units.Quantities;
 import io.flash.ingest.validation.JobValidator;
 import io.flash.ingest.validation.Limits;
 import io.flash.ingest.validation.ValidationResult;
+import io.flash.ingest.view.FrameworkLimits;
 import io.flash.schema.JobSubmission;
+import io.smallrye.common.annotation.Blocking;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import jakarta.annotation.PreDestroy;
@@ -28,7 +31,7 @@ public class SubmissionProcessor {
     private final Intake intake;
     private final SubmitterTokens submitters;
 
-    public SubmissionProcessor(io.flash.ingest.view.FrameworkLimits frameworkLimits, SubmitterTokens submitters,
+    public SubmissionProcessor(FrameworkLimits frameworkLimits, SubmitterTokens submitters,
                                @ConfigProperty(name = "flash.registry.url") String registryUrl,
                                @ConfigProperty(name = "flash.ingest.max-tasks") int maxTasks,
                                @ConfigProperty(name = "flash.ingest.max-cpu") double maxCpu,
@@ -39,7 +42,7 @@ public class SubmissionProcessor {
         this.decoder = new SubmissionDecoder(registryUrl);
         this.submitters = submitters;
         Limits defaults = Limits.defaults();
-        Limits limits = new Limits(maxTasks, maxCpu, io.flash.common.units.Quantities.bytes(maxTaskMemory), defaults.maxAttempts(),
+        Limits limits = new Limits(maxTasks, maxCpu, Quantities.bytes(maxTaskMemory), defaults.maxAttempts(),
                 defaults.defaultCpu(), defaults.defaultMemoryBytes(), maxShards, maxSpecBytes);
         this.intake = new Intake(new JobValidator(limits), maxSpecBytes, frameworkLimits::largest, secure);
     }
@@ -55,7 +58,7 @@ public class SubmissionProcessor {
      */
     @Incoming("submissions")
     @Outgoing("decisions")
-    @io.smallrye.common.annotation.Blocking
+    @Blocking
     public Message<byte[]> decide(Message<byte[]> message) throws InterruptedException {
         IncomingKafkaRecordMetadata<?, ?> in = message.getMetadata(IncomingKafkaRecordMetadata.class).orElseThrow();
         Intake.Source from = new Intake.Source(in.getTopic(), in.getPartition(), in.getOffset(),

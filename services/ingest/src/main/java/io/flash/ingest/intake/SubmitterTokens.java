@@ -2,17 +2,17 @@ package io.flash.ingest.intake;
 
 import io.flash.common.client.JobClient;
 import io.flash.ingest.access.Caller;
+import io.flash.ingest.access.TokenRefusals;
 import io.quarkus.oidc.AccessTokenCredential;
 import io.quarkus.oidc.TenantIdentityProvider;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 
 /**
  * Who published an ingest-topic record: in the secure mode the user of the access token in its
@@ -55,7 +55,7 @@ public class SubmitterTokens {
                     .await().atMost(Duration.ofSeconds(30));
             return new Intake.Verified(Caller.user(identity.getPrincipal().getName(), identity.hasRole(adminRole)));
         } catch (RuntimeException e) {
-            return new Intake.Unverified(io.flash.ingest.access.TokenRefusals.reason(e, "when ingest read the record")
+            return new Intake.Unverified(TokenRefusals.reason(e, "when ingest read the record")
                     + "; then publish the job again");
         }
     }

@@ -1,11 +1,12 @@
 package io.flash.ingest.tes;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flash.schema.JobSubmission;
 import io.flash.schema.ResourceRequest;
 import io.flash.schema.TaskSpec;
-
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.util.*;
 
 /**
@@ -108,7 +109,7 @@ public final class TesTranslator {
     }
 
     private static int bytes(String text) {
-        return text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        return text.getBytes(StandardCharsets.UTF_8).length;
     }
 
     private static void refuseNotYetSupported(TesModel.Task task, List<String> errors) {
@@ -141,7 +142,7 @@ public final class TesTranslator {
                 task.executors(), task.volumes(), task.tags());
         try {
             return JSON.writeValueAsString(kept);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException("a TES task read from JSON could not be written back", e);
         }
     }

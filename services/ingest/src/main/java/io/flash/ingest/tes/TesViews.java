@@ -6,9 +6,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.flash.common.ids.JobIds;
 import io.flash.schema.JobStatus;
 import io.flash.schema.TaskSummary;
-
 import java.time.Instant;
 import java.util.*;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The three views of a TES task (MINIMAL, BASIC, FULL), rebuilt from what every ingest instance
@@ -23,7 +24,7 @@ public final class TesViews {
     /** The exit code of an executor whose container never ran or was stopped before it exited (docs/tes.md). */
     static final int NEVER_RAN = -1;
     /** How the executor reports an upload (TaskFiles.publish): {@code <url> <- <path> (<n> bytes)}. */
-    private static final java.util.regex.Pattern UPLOADED = java.util.regex.Pattern.compile("(\\S+) <- (.+) \\((\\d+) bytes\\)");
+    private static final Pattern UPLOADED = Pattern.compile("(\\S+) <- (.+) \\((\\d+) bytes\\)");
 
     private TesViews() {
     }
@@ -125,7 +126,7 @@ public final class TesViews {
         ArrayNode outputs = log.putArray("outputs");
         for (TaskSummary e : executors) {
             for (String uploaded : e.getOutputs()) {
-                java.util.regex.Matcher m = UPLOADED.matcher(uploaded);
+                Matcher m = UPLOADED.matcher(uploaded);
                 if (!m.matches()) continue; // a Flash workspace output, not one of the task's uploads
                 ObjectNode file = outputs.addObject();
                 file.put("url", m.group(1));

@@ -1,11 +1,14 @@
 package io.flash.ingest.validation;
 
+import io.flash.common.store.Globs;
 import io.flash.common.store.ObjectLocation;
-import io.flash.schema.FieldError;
 import io.flash.schema.Fetch;
+import io.flash.schema.FieldError;
 import io.flash.schema.Mount;
 import io.flash.schema.Upload;
-
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.*;
 
 /**
@@ -59,7 +62,7 @@ final class FileRules {
                 errors.add(new FieldError(at, "give either url or content, not " + (f.getUrl() == null ? "neither" : "both")));
                 ok = false;
             } else if (f.getContent() != null) {
-                int bytes = f.getContent().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+                int bytes = f.getContent().getBytes(StandardCharsets.UTF_8).length;
                 if (bytes > MAX_INLINE_BYTES) {
                     errors.add(new FieldError(at + ".content", bytes + " bytes inline; at most " + MAX_INLINE_BYTES
                             + " — put larger files in the object store and give their url"));
@@ -114,7 +117,7 @@ final class FileRules {
             errors.add(new FieldError(field, "'" + ContainerRules.printable(raw) + "' is not an absolute path in the container"));
             return null;
         }
-        String normal = java.nio.file.Path.of(path).normalize().toString();
+        String normal = Path.of(path).normalize().toString();
         if (path.contains(":") || path.contains(",")) {
             errors.add(new FieldError(field, "'" + ContainerRules.printable(raw) + "': Docker cannot bind a path with ':' or ','"));
         } else if (normal.equals("/") || FLASH_PATHS.contains(normal)) {
@@ -141,7 +144,7 @@ final class FileRules {
             errors.add(new FieldError(field, "'" + path + "': .flash in the workspace is Flash's own (logs, scripts)"));
         } else if (path.contains(":") || path.contains(",")) {
             errors.add(new FieldError(field, "'" + ContainerRules.printable(raw) + "': Docker cannot bind a path with ':' or ','"));
-        } else if (!globAllowed && io.flash.common.store.Globs.isGlob(path)) {
+        } else if (!globAllowed && Globs.isGlob(path)) {
             errors.add(new FieldError(field, "'" + path + "': wildcards are allowed only in an upload's from"));
         } else {
             return path;
@@ -165,14 +168,14 @@ final class FileRules {
             switch (scheme) {
                 case "s3" -> ObjectLocation.parsePrefix(url);
                 case "file" -> {
-                    java.net.URI uri = java.net.URI.create(url);
+                    URI uri = URI.create(url);
                     String path = uri.getPath();
                     if (uri.getHost() != null && !uri.getHost().equals("localhost") || path == null || !path.startsWith("/") || Arrays.asList(path.split("/")).contains("..")) {
                         throw new IllegalArgumentException("'" + url + "' needs an absolute path without '..' (file:///shared/…)");
                     }
                 }
                 default -> {
-                    java.net.URI uri = java.net.URI.create(url);
+                    URI uri = URI.create(url);
                     if (uri.getHost() == null) throw new IllegalArgumentException("'" + url + "' has no host");
                 }
             }

@@ -2,8 +2,8 @@ package io.flash.ingest.validation;
 
 import io.flash.common.store.ObjectLocation;
 import io.flash.common.units.Quantities;
+import io.flash.ingest.view.FrameworkLimits;
 import io.flash.schema.*;
-
 import java.util.*;
 import java.util.regex.Pattern;
 
@@ -32,7 +32,7 @@ public final class JobValidator {
 
     /** @param largest the largest node any framework reported, when one has */
     public ValidationResult validate(JobSubmission job, String jobId, String submissionId, long now,
-                                     Optional<io.flash.ingest.view.FrameworkLimits.Largest> largest) {
+                                     Optional<FrameworkLimits.Largest> largest) {
         List<FieldError> errors = new ArrayList<>();
         if (job.getName() == null || job.getName().isBlank()) {
             errors.add(error("name", "required: give the job a name"));
@@ -299,7 +299,7 @@ public final class JobValidator {
                 continue;
             }
             String path = raw.startsWith("/workspace/") ? raw.substring("/workspace/".length()) : raw;
-            if (path.isEmpty() || path.startsWith("/") || java.util.Arrays.asList(path.split("/")).contains("..")) {
+            if (path.isEmpty() || path.startsWith("/") || Arrays.asList(path.split("/")).contains("..")) {
                 errors.add(error(field + "[" + i + "]", "'" + raw + "' is not a path inside the job workspace "
                         + "(write it relative to /workspace, e.g. results/sample.vcf, without '..')"));
             } else {

@@ -1,5 +1,7 @@
 package io.flash.ingest.validation;
 
+import io.flash.common.resources.MemoryPolicy;
+
 /**
  * What ingest accepts, and the defaults for what a task leaves out. Configured from
  * {@code flash.ingest.*} properties; the defaults here are documented in docs/job-format.md.
@@ -12,7 +14,7 @@ public record Limits(int maxTasks, double maxCpu, long maxMemoryBytes, int maxAt
     public static final int MAX_GPUS = 64;
 
     public static Limits defaults() {
-        return new Limits(1000, 256, io.flash.common.resources.MemoryPolicy.DEFAULT_CEILING_BYTES, 10, 1.0, 512L << 20, 1_000_000,
+        return new Limits(1000, 256, MemoryPolicy.DEFAULT_CEILING_BYTES, 10, 1.0, 512L << 20, 1_000_000,
                 512 * 1024);
     }
 }

@@ -2,7 +2,7 @@ package io.flash.ingest.view;
 
 import io.flash.schema.Capacity;
 import io.flash.schema.FrameworkHeartbeat;
-
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,8 +25,8 @@ public final class FrameworkLimits {
     }
 
     /** The latest heartbeat of every framework shard. */
-    public java.util.List<FrameworkHeartbeat> heartbeats() {
-        return java.util.List.copyOf(shards.values());
+    public List<FrameworkHeartbeat> heartbeats() {
+        return List.copyOf(shards.values());
     }
 
     /** Empty until some framework reports a node: then limits are unknown and not enforced. */

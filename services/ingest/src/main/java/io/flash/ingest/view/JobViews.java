@@ -4,10 +4,11 @@ import io.flash.schema.JobState;
 import io.flash.schema.JobStatus;
 import io.flash.schema.TaskState;
 import io.flash.schema.TaskSummary;
-
 import java.util.*;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The status view this instance serves: the latest JobStatus of every job and TaskSummary of every
@@ -45,15 +46,15 @@ public final class JobViews {
         void task(String jobId, TaskSummary summary);
     }
 
-    private final List<Listener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Listener> listeners = new CopyOnWriteArrayList<>();
 
     /** By job id: paging in id order stays stable while jobs change state. */
     private final ConcurrentSkipListMap<String, JobStatus> jobs = new ConcurrentSkipListMap<>();
     private final Map<String, ConcurrentSkipListMap<String, TaskSummary>> tasks = new ConcurrentHashMap<>();
-    private final Map<TaskState, java.util.concurrent.atomic.AtomicLong> unitsByState = new EnumMap<>(TaskState.class);
+    private final Map<TaskState, AtomicLong> unitsByState = new EnumMap<>(TaskState.class);
 
     public JobViews() {
-        for (TaskState state : TaskState.values()) unitsByState.put(state, new java.util.concurrent.atomic.AtomicLong());
+        for (TaskState state : TaskState.values()) unitsByState.put(state, new AtomicLong());
     }
 
     public void putJob(String jobId, JobStatus status) {

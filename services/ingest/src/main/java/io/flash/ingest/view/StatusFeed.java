@@ -1,22 +1,32 @@
 package io.flash.ingest.view;
 
+import io.flash.common.access.KafkaLogin;
 import io.flash.common.serde.RegistryValueSerdes;
 import io.flash.common.topics.FlashTopics;
-import io.flash.schema.FrameworkHeartbeat;
 import io.flash.common.topics.TopicNames;
+import io.flash.schema.FrameworkHeartbeat;
 import io.flash.schema.JobStatus;
 import io.flash.schema.NodeHeartbeat;
+import io.flash.schema.TaskState;
 import io.flash.schema.TaskSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.*;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.RecordDeserializationException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -26,9 +36,6 @@ import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 import org.jboss.logging.Logger;
-
-import java.time.Duration;
-import java.util.*;
 
 /**
  * Reads the compacted job- and task-status topics from the beginning, then follows them, into
@@ -77,12 +84,12 @@ public class StatusFeed implements HealthCheck {
         return utilisation;
     }
 
-    @jakarta.inject.Inject
-    io.micrometer.core.instrument.MeterRegistry meters;
+    @Inject
+    MeterRegistry meters;
 
     void onStart(@Observes StartupEvent event) {
-        for (io.flash.schema.TaskState state : io.flash.schema.TaskState.values()) {
-            io.micrometer.core.instrument.Gauge.builder("flash.tasks", views, v -> v.unitsIn(state)).tag("state", state.name())
+        for (TaskState state : TaskState.values()) {
+            Gauge.builder("flash.tasks", views, v -> v.unitsIn(state)).tag("state", state.name())
                     .description("tasks and shards in this state, as this instance's status view sees them").register(meters);
         }
         FlashTopics topics = new FlashTopics(new RegistryValueSerdes(registryUrl));
@@ -92,7 +99,7 @@ public class StatusFeed implements HealthCheck {
         Deserializer<NodeHeartbeat> nodeBeats = topics.frameworkNodes("any").valueSerde().deserializer();
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        io.flash.common.access.KafkaLogin.fromEnvironment().addTo(props);
+        KafkaLogin.fromEnvironment().addTo(props);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
@@ -156,7 +163,7 @@ public class StatusFeed implements HealthCheck {
      */
     private void followNewNodeTopics(List<TopicPartition> parts, Set<String> followed) {
         try {
-            Map<String, List<org.apache.kafka.common.PartitionInfo>> existing = null;
+            Map<String, List<PartitionInfo>> existing = null;
             for (FrameworkHeartbeat beat : limits.heartbeats()) {
                 String topic = TopicNames.frameworkNodes(beat.getFrameworkId());
                 if (followed.contains(topic)) continue;
@@ -168,7 +175,7 @@ public class StatusFeed implements HealthCheck {
                 consumer.seekToBeginning(added);
                 followed.add(topic);
             }
-        } catch (org.apache.kafka.common.errors.TimeoutException | org.apache.kafka.common.errors.AuthorizationException e) {
+        } catch (TimeoutException | AuthorizationException e) {
             LOG.warnf("could not follow the nodes topics yet: %s", e.getMessage()); // looked for again shortly
         }
     }

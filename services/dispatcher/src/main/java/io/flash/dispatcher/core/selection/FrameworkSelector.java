@@ -2,8 +2,8 @@ package io.flash.dispatcher.core.selection;
 
 import io.flash.common.resources.Resources;
 import io.flash.schema.*;
-
 import java.util.*;
+import java.util.function.Function;
 
 /**
  * Level 1: picks a framework for a ready attempt from the frameworks' latest heartbeats (one per
@@ -208,7 +208,7 @@ public final class FrameworkSelector {
                 + mib(task.getResources().getMemoryBytes()) + " (" + free + ")";
     }
 
-    private static Capacity largest(List<FrameworkHeartbeat> shards, java.util.function.Function<FrameworkHeartbeat, Capacity> f) {
+    private static Capacity largest(List<FrameworkHeartbeat> shards, Function<FrameworkHeartbeat, Capacity> f) {
         Capacity max = Resources.zero();
         for (FrameworkHeartbeat hb : shards) max = Resources.max(max, f.apply(hb));
         return max;
