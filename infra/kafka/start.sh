@@ -95,7 +95,7 @@ PROPS
   if [ "$listener" = SASL_PLAINTEXT ]; then
     # Clients and brokers: SCRAM (credentials in the cluster's metadata). Controllers: PLAIN with a
     # static login, as KRaft needs (the controllers serve the metadata SCRAM reads). Then only the
-    # ACLs `flash setup` writes (from io.flash.common.access.KafkaGrants) allow anything.
+    # ACLs `flash setup` writes (from io.flash.common.setup.KafkaGrants) allow anything.
     cat >> "$dir/server.properties" <<PROPS
 listener.security.protocol.map=SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:SASL_PLAINTEXT
 sasl.enabled.mechanisms=SCRAM-SHA-512

@@ -272,7 +272,7 @@ public final class FlashStack implements AutoCloseable {
         script("infra/images/build-all.sh");
         RequiredImages.require("infra/images/build-all.sh", List.of("flash/shell:1", "flash/tools:1"));
         PlatformSetup.Settings settings = new PlatformSetup.Settings(bootstrapServers(), registryUrl(), 3, List.of("ecs"), 3, 8,
-                secure ? login(io.flash.common.access.KafkaGrants.ADMIN) : io.flash.common.access.KafkaLogin.NONE);
+                secure ? login(io.flash.common.setup.KafkaGrants.ADMIN) : io.flash.common.access.KafkaLogin.NONE);
         PlatformSetup.createTopics(settings, true);
         String platformToken = null;
         if (secure) {
@@ -316,7 +316,7 @@ public final class FlashStack implements AutoCloseable {
         pb.environment().putAll(serviceEnv);
         if (secure) {
             io.flash.common.access.KafkaLogin login = login(service.equals("framework-ecs")
-                    ? io.flash.common.access.KafkaGrants.frameworkPrincipal(extraEnv.getOrDefault("FLASH_FRAMEWORK_ID", "ecs"))
+                    ? io.flash.common.setup.KafkaGrants.frameworkPrincipal(extraEnv.getOrDefault("FLASH_FRAMEWORK_ID", "ecs"))
                     : "flash-" + service);
             pb.environment().put("FLASH_KAFKA_USER", login.user());
             pb.environment().put("FLASH_KAFKA_PASSWORD", login.password());

@@ -2,7 +2,7 @@ package io.flash.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.flash.common.access.KafkaGrants;
+import io.flash.common.setup.KafkaGrants;
 import io.flash.common.access.KafkaLogin;
 import io.flash.common.client.JobClient;
 import io.flash.common.jobfile.JobFiles;

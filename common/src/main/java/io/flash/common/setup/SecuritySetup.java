@@ -1,6 +1,5 @@
 package io.flash.common.setup;
 
-import io.flash.common.access.KafkaGrants;
 import io.flash.common.access.KafkaLogin;
 import java.io.IOException;
 import java.nio.file.Files;

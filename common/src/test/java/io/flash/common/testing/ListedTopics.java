@@ -1,6 +1,6 @@
 package io.flash.common.testing;
 
-import io.flash.common.access.KafkaGrants;
+import io.flash.common.setup.KafkaGrants;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyDescription;

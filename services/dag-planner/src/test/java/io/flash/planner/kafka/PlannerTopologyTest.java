@@ -161,6 +161,6 @@ class PlannerTopologyTest {
 
     @Test
     void itsSecureModeGrantAllowsEveryTopicItReadsAndWrites() throws Exception {
-        io.flash.common.testing.ListedTopics.assertGranted(PlannerTopology.build(harness.topics, RetryPolicy.defaults(), Duration.ofSeconds(1), clock), io.flash.common.access.KafkaGrants.planner());
+        io.flash.common.testing.ListedTopics.assertGranted(PlannerTopology.build(harness.topics, RetryPolicy.defaults(), Duration.ofSeconds(1), clock), io.flash.common.setup.KafkaGrants.planner());
     }
 }

@@ -263,6 +263,6 @@ class DispatcherTopologyTest {
     @Test
     void itsSecureModeGrantAllowsEveryTopicItReadsAndWrites() throws Exception {
         io.flash.common.testing.ListedTopics.assertGranted(DispatcherTopology.build(harness.topics, new FrameworkSelector(15_000),
-                new DispatcherTopology.Settings(Duration.ofSeconds(1), Duration.ofSeconds(10)), clock), io.flash.common.access.KafkaGrants.dispatcher(java.util.List.of("ecs")));
+                new DispatcherTopology.Settings(Duration.ofSeconds(1), Duration.ofSeconds(10)), clock), io.flash.common.setup.KafkaGrants.dispatcher(java.util.List.of("ecs")));
     }
 }

@@ -10,6 +10,7 @@ import com.github.dockerjava.core.DefaultDockerClientConfig;
 import com.github.dockerjava.core.DockerClientImpl;
 import com.github.dockerjava.httpclient5.ApacheDockerHttpClient;
 import io.flash.executor.node.ContainerRuntime;
+import io.flash.executor.node.EngineRefusal;
 import io.flash.schema.Mount;
 import io.flash.schema.NetworkMode;
 import io.flash.schema.TaskDefinition;
@@ -444,6 +445,16 @@ public final class DockerRuntime implements ContainerRuntime, AutoCloseable {
 
 
     /** What the engine said, without docker-java's "Status 500: {"message":...}" wrapping. */
+    @Override
+    public String words(Throwable failure) {
+        return engineWords(failure);
+    }
+
+    @Override
+    public EngineRefusal refusal(Throwable failure, String image) {
+        return DockerRefusals.of(failure, image);
+    }
+
     public static String engineWords(Throwable e) {
         String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().strip();
         Matcher json = Pattern.compile("\\{\"message\":\"(.*)\"\\}").matcher(m);

@@ -1,7 +1,5 @@
 package io.flash.executor.node;
 
-import io.flash.executor.docker.CgroupUsage;
-import io.flash.executor.docker.DockerRuntime;
 import io.flash.executor.store.ObjectStore;
 import io.flash.schema.*;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -100,7 +98,7 @@ final class AttemptRunner {
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
-            EngineRefusal refusal = EngineRefusal.of(e, task.getImage());
+            EngineRefusal refusal = docker.refusal(e, task.getImage());
             finish(AttemptRef.of(assignment), Ending.failed(null, refusal.failureClass(),
                     "could not prepare the container: " + refusal.reason()), null);
             return null;
@@ -112,7 +110,7 @@ final class AttemptRunner {
         try {
             startTime.record(() -> docker.start(containerId));
         } catch (Exception e) {
-            EngineRefusal refusal = EngineRefusal.of(e, null);
+            EngineRefusal refusal = docker.refusal(e, null);
             finish(ref, Ending.failed(null, refusal.failureClass(), "the engine could not start the container: " + refusal.reason()),
                     containerId);
             return;
@@ -314,7 +312,7 @@ final class AttemptRunner {
             try {
                 docker.remove(containerId);
             } catch (RuntimeException e) {
-                stuck.add(containerId, attemptId, "the engine could not remove it: " + DockerRuntime.engineWords(e));
+                stuck.add(containerId, attemptId, "the engine could not remove it: " + docker.words(e));
             }
         }
         workDirs.removeAttempt(attemptId);

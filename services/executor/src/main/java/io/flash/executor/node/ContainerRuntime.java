@@ -90,6 +90,15 @@ public interface ContainerRuntime {
 
     void remove(String containerId);
 
+    /** The engine's own words for one of its failures, without its transport's wrapping. */
+    String words(Throwable failure);
+
+    /**
+     * Whose fault the engine's failure to prepare or start a container is, in its words.
+     * @param image the image being pulled, or null when the failure is not a pull's
+     */
+    EngineRefusal refusal(Throwable failure, String image);
+
     /** Kill events of this node's containers that Flash did not ask for: (container id, signal). */
     AutoCloseable watchOutsideKills(String nodeId, BiConsumer<String, String> killed);
 }

@@ -1,44 +1,13 @@
 package io.flash.executor.node;
 
-import com.github.dockerjava.api.exception.BadRequestException;
-import com.github.dockerjava.api.exception.NotFoundException;
-import io.flash.executor.docker.DockerRuntime;
 import io.flash.schema.FailureClass;
 
-import java.util.regex.Pattern;
-
 /**
- * Whose fault a failure to prepare or start a container is. The engine refusing what the task
- * asks for (400: a command that does not exist, a value it cannot take) or an image that does not
- * exist is the user's: it would fail the same way anywhere, so it is not retried on the platform's
- * budget. An engine or registry that does not answer, or refuses the node's own credentials, is
- * the infrastructure's. Either way the reason carries the engine's words.
+ * Whose fault a failure to prepare or start a container is, and the engine's words for it: the
+ * engine refusing what the task asks for, or an image that does not exist, is the user's (it would
+ * fail the same way anywhere, so it is not retried on the platform's budget); an engine or registry
+ * that does not answer, or refuses the node's own credentials, is the infrastructure's. Each
+ * {@link ContainerRuntime} tells which from its engine's own failures.
  */
-record EngineRefusal(FailureClass failureClass, String reason) {
-
-    private static final Pattern MISSING_IMAGE = Pattern.compile(
-            "manifest unknown|manifest for .* not found|repository does not exist|invalid reference format|no such image",
-            Pattern.CASE_INSENSITIVE);
-    private static final Pattern CREDENTIALS = Pattern.compile("unauthorized|authentication", Pattern.CASE_INSENSITIVE);
-
-    /** @param image the image being pulled, or null when the failure is not a pull's */
-    static EngineRefusal of(Throwable e, String image) {
-        String words = DockerRuntime.engineWords(e);
-        boolean badRequest = has(e, BadRequestException.class);
-        if (image != null && !CREDENTIALS.matcher(words).find()
-                && (MISSING_IMAGE.matcher(words).find() || (has(e, NotFoundException.class) && words.toLowerCase().contains("pull")))) {
-            return new EngineRefusal(FailureClass.USER, "the image " + image + " cannot be found in its registry: " + words);
-        }
-        if (badRequest) {
-            return new EngineRefusal(FailureClass.USER, "the engine refused what the task asks for: " + words);
-        }
-        return new EngineRefusal(FailureClass.INFRASTRUCTURE, words);
-    }
-
-    private static boolean has(Throwable e, Class<? extends Throwable> type) {
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (type.isInstance(t)) return true;
-        }
-        return false;
-    }
+public record EngineRefusal(FailureClass failureClass, String reason) {
 }

@@ -4,7 +4,6 @@ import io.flash.common.access.KafkaLogin;
 import io.flash.common.resources.Resources;
 import io.flash.common.topics.FlashTopics;
 import io.flash.common.topics.TopicNames;
-import io.flash.executor.docker.CgroupUsage;
 import io.flash.executor.store.InputCache;
 import io.flash.executor.store.ObjectStore;
 import io.flash.schema.*;

@@ -1,6 +1,5 @@
 package io.flash.executor.node;
 
-import io.flash.executor.docker.CgroupUsage;
 import io.flash.schema.UsageSample;
 
 import java.time.Duration;

@@ -1,6 +1,5 @@
 package io.flash.executor.node;
 
-import io.flash.executor.docker.CgroupUsage;
 import io.flash.schema.*;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;

@@ -1,7 +1,7 @@
 package io.flash.executor.node;
 
+import io.flash.schema.FailureClass;
 import io.flash.schema.TaskDefinition;
-
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -157,6 +157,17 @@ final class MemoryEngine implements ContainerRuntime {
     @Override
     public String tail(String containerId, int lines) {
         return containers.get(containerId).program().output();
+    }
+
+    @Override
+    public String words(Throwable failure) {
+        return String.valueOf(failure.getMessage());
+    }
+
+    /** An engine in memory refuses nothing of a task's: every failure is the platform's. */
+    @Override
+    public EngineRefusal refusal(Throwable failure, String image) {
+        return new EngineRefusal(FailureClass.INFRASTRUCTURE, words(failure));
     }
 
     @Override

@@ -105,6 +105,6 @@ class BatchTopologyTest {
 
     @Test
     void itsSecureModeGrantAllowsEveryTopicItReadsAndWrites() throws Exception {
-        io.flash.common.testing.ListedTopics.assertGranted(topology(harness.topics), io.flash.common.access.KafkaGrants.frameworkGrant("slurm"));
+        io.flash.common.testing.ListedTopics.assertGranted(topology(harness.topics), io.flash.common.setup.KafkaGrants.frameworkGrant("slurm"));
     }
 }

@@ -1,34 +1,21 @@
 package io.flash.ecs.core;
 
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
+/** What a shard counts as it decides (the port; framework-ecs publishes it on /q/metrics). */
+public interface ShardMetrics {
 
-import java.time.Duration;
+    /** Does not count: tests and benchmarks. */
+    ShardMetrics NONE = new ShardMetrics() {
+    };
 
-/** What the framework's shards count for /q/metrics; rates come from the counters (e.g. rate() in Prometheus). */
-public final class ShardMetrics {
-
-    final Counter placements;
-    final Counter preemptions;
-    final Counter nodesLost;
-    /** From the dispatcher sending an attempt to the shard placing it on a node (queueing included). */
-    final Timer placementLatency;
-
-    public ShardMetrics(MeterRegistry meters, String frameworkId) {
-        placements = Counter.builder("flash.framework.placements").tag("framework", frameworkId)
-                .description("attempts placed on a node").register(meters);
-        preemptions = Counter.builder("flash.framework.preemptions").tag("framework", frameworkId)
-                .description("attempts stopped for higher-priority work").register(meters);
-        nodesLost = Counter.builder("flash.framework.nodes.lost").tag("framework", frameworkId)
-                .description("nodes declared lost after their heartbeats stopped").register(meters);
-        placementLatency = Timer.builder("flash.framework.placement.latency").tag("framework", frameworkId)
-                .description("dispatch to placement, queueing included").publishPercentiles(0.5, 0.95, 0.99)
-                .register(meters);
+    /** An attempt placed on a node, {@code now - dispatchedAt} after the dispatcher sent it (queueing included). */
+    default void placed(long dispatchedAt, long now) {
     }
 
-    void placed(long dispatchedAt, long now) {
-        placements.increment();
-        placementLatency.record(Duration.ofMillis(Math.max(0, now - dispatchedAt)));
+    /** An attempt stopped for higher-priority work. */
+    default void preempted() {
+    }
+
+    /** A node declared lost after its heartbeats stopped. */
+    default void nodeLost() {
     }
 }

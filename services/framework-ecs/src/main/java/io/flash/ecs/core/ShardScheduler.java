@@ -103,7 +103,7 @@ public final class ShardScheduler {
     /** The shard's clock: judge the nodes, place what fits, tell the dispatcher what the shard has. */
     public void tick(long now) {
         noticeAbsence(now);
-        liveness.declareSilentNodesLost(now, metrics.nodesLost::increment).forEach(outbox::event);
+        liveness.declareSilentNodesLost(now, metrics::nodeLost).forEach(outbox::event);
         schedule(now);
         Collection<TaskDispatch> queue = state.queue();
         List<String> queueHead = queue.isEmpty() ? List.of()
@@ -322,7 +322,7 @@ outbox.event(events.placed(ready, nodeId, now));
         for (Holdings.Held victim : victims) {
             Placement placement = state.placement(victim.attemptId());
             state.markPreempted(placement, ready.getAttemptId());
-            metrics.preemptions.increment();
+            metrics.preempted();
             TaskReady v = placement.getDispatch().getReady();
             kill(victim.nodeId(), v.getJobId(), v.getTaskId(), victim.attemptId(), "preempted for higher-priority attempt "
                     + ready.getAttemptId() + " (priority " + ready.getPriority() + " > " + victim.priority() + ")", now);

@@ -48,7 +48,7 @@ public final class EcsTopology {
 
     public static Topology build(FlashTopics topics, ShardSettings settings, Clock clock, MeterRegistry meters) {
         String fw = settings.frameworkId();
-        ShardMetrics metrics = new ShardMetrics(meters, fw);
+        ShardMetrics metrics = new MeteredShard(meters, fw);
         Topology topology = new Topology();
         Wiring.source(topology, TASKS, topics.frameworkTasks(fw));
         Wiring.source(topology, NODES, topics.frameworkNodes(fw));

@@ -3,7 +3,6 @@ package io.flash.ecs.core;
 import io.flash.common.state.MemoryTable;
 import io.flash.ecs.core.placement.BinPacker;
 import io.flash.schema.*;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +26,7 @@ final class MemoryShard implements ShardStore, ShardOutbox {
     private final ShardScheduler scheduler;
 
     MemoryShard(ShardSettings settings) {
-        scheduler = new ShardScheduler(settings, new BinPacker(), new ShardMetrics(new SimpleMeterRegistry(), settings.frameworkId()),
+        scheduler = new ShardScheduler(settings, new BinPacker(), ShardMetrics.NONE,
                 0, this, this, now);
     }
 

@@ -179,6 +179,6 @@ class EcsTopologyTest {
 
     @Test
     void itsSecureModeGrantAllowsEveryTopicItReadsAndWrites() throws Exception {
-        io.flash.common.testing.ListedTopics.assertGranted(EcsTopology.build(harness.topics, new io.flash.ecs.core.ShardSettings("ecs", Duration.ofSeconds(15), Duration.ofSeconds(1), 1000), clock), io.flash.common.access.KafkaGrants.frameworkGrant("ecs"));
+        io.flash.common.testing.ListedTopics.assertGranted(EcsTopology.build(harness.topics, new io.flash.ecs.core.ShardSettings("ecs", Duration.ofSeconds(15), Duration.ofSeconds(1), 1000), clock), io.flash.common.setup.KafkaGrants.frameworkGrant("ecs"));
     }
 }

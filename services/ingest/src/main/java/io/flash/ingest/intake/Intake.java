@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
-import org.jboss.logging.Logger;
 
 /**
  * The ingest topic's decision, with no messaging types: every record — whatever its bytes, whatever
@@ -26,8 +25,6 @@ import org.jboss.logging.Logger;
 public final class Intake {
 
     private static final String TOKEN_HEADER = JobClient.TOKEN_HEADER;
-
-    private static final Logger LOG = Logger.getLogger(Intake.class);
 
     /** Where a record came from, as a rejection must say. */
     public record Source(String topic, int partition, long offset, String key) {
@@ -65,7 +62,11 @@ public final class Intake {
     public record Accepted(JobAccepted job) implements Decision {
     }
 
-    public record Rejected(String key, JobRejected rejection) implements Decision {
+    /** @param failure what broke the intake on this record (a bug to log with its stack), or null for a plain rejection */
+    public record Rejected(String key, JobRejected rejection, Throwable failure) implements Decision {
+        public Rejected(String key, JobRejected rejection) {
+            this(key, rejection, null);
+        }
     }
 
     private final JobValidator validator;
@@ -115,9 +116,9 @@ public final class Intake {
             Thread.currentThread().interrupt();
             return reject(from, key, null, List.of(new FieldError("(record)", "ingest stopped while reading this record; submit it again")), now);
         } catch (Exception | StackOverflowError | OutOfMemoryError e) {
-            LOG.errorf(e, "record %s-%d@%d could not be handled; rejecting it", from.topic(), from.partition(), from.offset());
-            return reject(from, key, null, List.of(new FieldError("(record)", "could not be handled ("
+            Rejected rejected = reject(from, key, null, List.of(new FieldError("(record)", "could not be handled ("
                     + e.getClass().getSimpleName() + ": " + DeadLetters.rootMessage(e) + "); nothing of it was accepted")), now);
+            return new Rejected(rejected.key(), rejected.rejection(), e);
         }
     }
 
@@ -130,13 +131,11 @@ public final class Intake {
         try {
             submission = decoder.decode(payload);
         } catch (SubmissionDecoder.UnreadableSubmission e) {
-            LOG.warnf("rejected unreadable record %s-%d@%d: %s", from.topic(), from.partition(), from.offset(), e.getMessage());
             return reject(from, key, null, List.of(new FieldError("(record)", e.getMessage())), now);
         }
         String submissionId = submission.getSubmissionId() != null && !submission.getSubmissionId().isBlank()
                 ? submission.getSubmissionId() : key != null ? key : UUID.randomUUID().toString();
         if (submitter instanceof Unverified u) {
-            LOG.infof("rejected submission %s: no trusted identity (%s)", submissionId, u.reason());
             return reject(from, submissionId, submission.getName(), List.of(new FieldError("(header " + TOKEN_HEADER + ")", u.reason())), now);
         }
         if (submitter instanceof Verified v) {
@@ -148,11 +147,8 @@ public final class Intake {
         }
         ValidationResult result = check(submission, submissionId, now);
         if (!result.isAccepted()) {
-            LOG.infof("rejected submission %s: %s", submissionId, result.errors());
             return reject(from, submissionId, submission.getName(), result.errors(), now);
         }
-        LOG.infof("accepted submission %s as %s (%d tasks)", submissionId, result.accepted().getJobId(),
-                result.accepted().getTasks().size());
         return new Accepted(result.accepted());
     }
 

@@ -13,6 +13,7 @@ import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.apache.avro.specific.SpecificRecord;
+import org.jboss.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -26,6 +27,8 @@ import org.eclipse.microprofile.reactive.messaging.Outgoing;
  */
 @ApplicationScoped
 public class SubmissionProcessor {
+
+    private static final Logger LOG = Logger.getLogger(SubmissionProcessor.class);
 
     private final SubmissionDecoder decoder;
     private final Intake intake;
@@ -65,11 +68,22 @@ public class SubmissionProcessor {
                 in.getKey() instanceof String s ? s : null);
         Intake.Decision decision = intake.decide(from, submitters.of(in.getHeaders()), message.getPayload(), bytes -> decoder.decode(in.getTopic(), in.getHeaders(), bytes),
                 System.currentTimeMillis());
+        log(from, decision);
         String topic = decision instanceof Intake.Accepted ? TopicNames.JOBS_ACCEPTED : TopicNames.JOBS_REJECTED;
         String key = decision instanceof Intake.Accepted a ? a.job().getJobId() : ((Intake.Rejected) decision).key();
         SpecificRecord value = decision instanceof Intake.Accepted a ? a.job() : ((Intake.Rejected) decision).rejection();
         return message.withPayload(decoder.encode(topic, value)).addMetadata(OutgoingKafkaRecordMetadata.<String>builder()
                 .withTopic(topic).withKey(key).build());
+    }
+
+    private static void log(Intake.Source from, Intake.Decision decision) {
+        if (decision instanceof Intake.Accepted a) {
+            LOG.infof("accepted submission %s as %s (%d tasks)", a.job().getSubmissionId(), a.job().getJobId(), a.job().getTasks().size());
+        } else if (decision instanceof Intake.Rejected r && r.failure() != null) {
+            LOG.errorf(r.failure(), "record %s-%d@%d could not be handled; rejected it", from.topic(), from.partition(), from.offset());
+        } else if (decision instanceof Intake.Rejected r) {
+            LOG.infof("rejected %s (record %s-%d@%d): %s", r.key(), from.topic(), from.partition(), from.offset(), r.rejection().getReasons());
+        }
     }
 
     @PreDestroy

@@ -1,4 +1,4 @@
-package io.flash.common.access;
+package io.flash.common.setup;
 
 import io.flash.common.topics.TopicNames;
 import io.flash.common.topics.TopicCatalog.Kind;

@@ -1,4 +1,4 @@
-package io.flash.executor.docker;
+package io.flash.executor.node;
 
 import java.io.IOException;
 import java.nio.file.Files;

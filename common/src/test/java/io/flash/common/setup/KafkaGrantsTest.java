@@ -1,10 +1,10 @@
-package io.flash.common.access;
+package io.flash.common.setup;
 
+import io.flash.common.access.KafkaLogin;
 import io.flash.common.topics.TopicCatalog;
+import java.util.List;
 import org.apache.kafka.common.acl.AclOperation;
 import org.junit.jupiter.api.Test;
-
-import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.*;
 
