@@ -11,7 +11,7 @@ import java.util.logging.Logger;
  * aborted its transaction and the old producer cannot commit. A new thread gets a new producer,
  * re-reads from the last committed offsets and carries on — shutting the whole client down instead
  * would leave the service alive but doing nothing. Each Streams service makes it a bean by one
- * empty subclass ({@code OnStreamThreadFailure}), which Quarkus hands to its Kafka Streams client.
+ * empty subclass ({@code OnStreamThreadFailure} in common-quarkus), which Quarkus hands to its Kafka Streams client.
  */
 public class ReplaceFailedThread implements StreamsUncaughtExceptionHandler {
 

@@ -23,7 +23,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-/** Hands the batch framework's topology to Quarkus, with the cluster it serves (its topics: {@link FrameworkTopicsBootstrap}). */
+/** Hands the batch framework's topology to Quarkus, with the cluster it serves (its topics: common-quarkus FrameworkTopicsBootstrap). */
 @ApplicationScoped
 public class BatchStreams {
 

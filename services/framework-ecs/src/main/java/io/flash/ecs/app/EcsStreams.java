@@ -17,7 +17,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-/** Hands the framework topology to Quarkus (its topics: {@link FrameworkTopicsBootstrap}). */
+/** Hands the framework topology to Quarkus (its topics: common-quarkus FrameworkTopicsBootstrap). */
 @ApplicationScoped
 public class EcsStreams {
 

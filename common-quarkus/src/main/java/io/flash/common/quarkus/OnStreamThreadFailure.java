@@ -1,4 +1,4 @@
-package io.flash.dispatcher.app;
+package io.flash.common.quarkus;
 
 import io.flash.common.streams.ReplaceFailedThread;
 import jakarta.inject.Singleton;
