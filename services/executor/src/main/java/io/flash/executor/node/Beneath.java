@@ -5,7 +5,9 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -44,6 +46,9 @@ final class Beneath {
     }
 
     private static final int LOOKS = 4;
+
+    /** Held while this process makes a directory in a task tree (see makeDirectory). */
+    private static final Object MAKING = new Object();
 
     private final Path root;
     private final Scratch scratch;
@@ -216,6 +221,7 @@ final class Beneath {
     private SecureDirectoryStream<Path> child(SecureDirectoryStream<Path> dir, String name, boolean create, String shown)
             throws IOException {
         for (int look = 1; ; look++) {
+            if (look > LOOKS) throw new Refused(shown(shown) + " keeps changing while Flash opens it");
             Kind kind = kindOf(dir, name);
             if (kind == Kind.ABSENT) {
                 if (!create) throw new NoSuchFileException(shown(shown));
@@ -226,19 +232,33 @@ final class Beneath {
             try {
                 return dir.newDirectoryStream(Path.of(name), LinkOption.NOFOLLOW_LINKS);
             } catch (FileSystemException changedMeanwhile) {
-                if (look >= LOOKS) throw new Refused(shown(shown) + " keeps changing while Flash opens it");
+                // look again at what is there now
             }
         }
     }
 
-    /** A directory made in the scratch directory and renamed in: it is the task's from its first moment. */
+    /**
+     * A directory made in the scratch directory and renamed in: it is the task's from its first
+     * moment. A rename replaces an empty directory at its target, so two workers making the same
+     * directory would swap one's fresh (and already opened) directory for the other's, leaving the
+     * first inside a deleted one: this process makes directories one at a time, looking again under
+     * the lock. Anything but "made meanwhile" is an error of its own, not a reason to look again.
+     */
     private void makeDirectory(SecureDirectoryStream<Path> into, String name) throws IOException {
         Path made = scratch.directory();
         scratch.giveAll(made);
+        boolean moved = false;
         try (SecureDirectoryStream<Path> from = scratch.open()) {
-            from.move(made.getFileName(), into, Path.of(name));
-        } catch (FileSystemException madeMeanwhile) {
-            scratch.discard(made); // the caller looks again at what is there now
+            synchronized (MAKING) {
+                if (kindOf(into, name) == Kind.ABSENT) {
+                    from.move(made.getFileName(), into, Path.of(name));
+                    moved = true;
+                }
+            }
+        } catch (FileAlreadyExistsException | DirectoryNotEmptyException madeMeanwhile) {
+            // the caller looks again at what is there now
+        } finally {
+            if (!moved) scratch.discard(made);
         }
     }
 

@@ -10,7 +10,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -86,5 +92,42 @@ class BeneathTest {
             assertEquals("22", new String(in.readAllBytes()));
         }
         assertThrows(Beneath.Refused.class, () -> beneath.kind("../host/secret"));
+    }
+    /**
+     * Attempts of one job starting together on a node each make the job's .flash/logs. A rename onto
+     * an empty directory replaces it, so a directory one worker had just made and opened could be
+     * swapped for another's: the first then looked forever for the next directory inside a deleted
+     * one (seen in CI as an attempt whose worker never ended, spinning in makeDirectory). Repeated
+     * 300 times with six workers; every file lands and no worker is left behind.
+     */
+    @Test
+    void workersMakingTheSameDirectoriesTogetherEachPlaceTheirFile() throws Exception {
+        int workers = 6;
+        ExecutorService pool = Executors.newFixedThreadPool(workers);
+        try {
+            for (int round = 0; round < 300; round++) {
+                Path root = Files.createDirectories(dir.resolve("work/jobs/race-" + round));
+                Beneath job = new Beneath(root, new Scratch(dir.resolve("work"), "n1", TaskOwner.of(ContainerRuntime.TASK_USER)));
+                CountDownLatch go = new CountDownLatch(1);
+                List<Future<?>> placed = new ArrayList<>();
+                for (int w = 0; w < workers; w++) {
+                    String log = ".flash/logs/a" + w + ".log";
+                    placed.add(pool.submit(() -> {
+                        go.await();
+                        try (OutputStream out = job.create(log)) {
+                            out.write(log.getBytes(StandardCharsets.UTF_8));
+                        }
+                        return null;
+                    }));
+                }
+                go.countDown();
+                for (Future<?> f : placed) f.get(10, TimeUnit.SECONDS);
+                for (int w = 0; w < workers; w++) {
+                    assertEquals(".flash/logs/a" + w + ".log", Files.readString(root.resolve(".flash/logs/a" + w + ".log")), "round " + round);
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 }
