@@ -25,31 +25,31 @@ final class Api {
     }
 
     /** The answer, whatever its status; null after printing why when the API cannot be reached. */
-    static Answer fetch(String api, String path, Duration timeout) throws Exception {
+    static Answer fetch(Terminal term, String api, String path, Duration timeout) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(api + path)).timeout(timeout);
-        Login.fromEnvironment().accessToken().ifPresent(t -> request.header("Authorization", "Bearer " + t));
+        Login.fromEnvironment(term).accessToken().ifPresent(t -> request.header("Authorization", "Bearer " + t));
         HttpResponse<String> response;
         try {
             response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (ConnectException e) {
-            System.err.println("no status API at " + api + ": is Flash up (bin/flash up)? Set FLASH_API_URL to another ingest instance.");
+            term.err().println("no status API at " + api + ": is Flash up (bin/flash up)? Set FLASH_API_URL to another ingest instance.");
             return null;
         } catch (IOException e) {
-            System.err.println("status API at " + api + " failed: " + e.getMessage());
+            term.err().println("status API at " + api + " failed: " + e.getMessage());
             return null;
         }
         return new Answer(response.statusCode(), JSON.readTree(response.body()));
     }
 
     /** A 200's body; null after printing the API's error (or why it cannot be reached). */
-    static JsonNode get(String api, String path, Duration timeout) throws Exception {
-        return ok(fetch(api, path, timeout));
+    static JsonNode get(Terminal term, String api, String path, Duration timeout) throws Exception {
+        return ok(term, fetch(term, api, path, timeout));
     }
 
-    static JsonNode ok(Answer answer) {
+    static JsonNode ok(Terminal term, Answer answer) {
         if (answer == null) return null;
         if (answer.status() != 200) {
-            System.err.println(answer.body().has("error") ? answer.body().get("error").asText() : answer.body().toString());
+            term.err().println(answer.body().has("error") ? answer.body().get("error").asText() : answer.body().toString());
             return null;
         }
         return answer.body();

@@ -38,32 +38,24 @@ final class Login {
     /** A token this close to its expiry is refreshed first: it must still be valid when ingest reads the record. */
     private static final long MARGIN_SECONDS = 30;
 
+    private final Terminal term;
     private final String issuer;
     private final Path file;
 
-    Login(String issuer, Path file) {
+    Login(Terminal term, String issuer, Path file) {
+        this.term = term;
         this.issuer = issuer;
         this.file = file;
     }
 
-    static Login fromEnvironment() {
-        String home = System.getProperty("user.home");
-        String port = Optional.ofNullable(System.getenv("FLASH_KEYCLOAK_PORT")).orElse("8180");
-        String issuer = Optional.ofNullable(System.getenv("FLASH_OIDC_URL")).filter(s -> !s.isBlank())
-                .orElse("http://127.0.0.1:" + port + "/realms/flash");
-        String file = Optional.ofNullable(System.getenv("FLASH_LOGIN_FILE")).filter(s -> !s.isBlank())
-                .orElse(home + "/.flash/login.json");
-        return new Login(issuer, Path.of(file));
+    static Login fromEnvironment(Terminal term) {
+        String issuer = term.env("FLASH_OIDC_URL", "http://127.0.0.1:" + term.env("FLASH_KEYCLOAK_PORT", "8180") + "/realms/flash");
+        String file = term.env("FLASH_LOGIN_FILE", System.getProperty("user.home") + "/.flash/login.json");
+        return new Login(term, issuer, Path.of(file));
     }
 
     /** {@code flash login [--device] [USER]}. */
-    int run(String[] args) throws Exception {
-        boolean device = false;
-        String user = null;
-        for (int i = 1; i < args.length; i++) {
-            if (args[i].equals("--device")) device = true;
-            else user = args[i];
-        }
+    int run(boolean device, String user) throws Exception {
         JsonNode tokens;
         if (device) {
             tokens = deviceGrant();
@@ -75,14 +67,14 @@ final class Login {
         }
         if (tokens == null) return 1;
         save(tokens);
-        System.err.println("signed in to " + issuer + " as " + claim(tokens.get("access_token").asText(), "preferred_username")
+        term.err().println("signed in to " + issuer + " as " + claim(tokens.get("access_token").asText(), "preferred_username")
                 + "; tokens in " + file + " (refreshed when needed; 'flash logout' removes them)");
         return 0;
     }
 
     int logout() throws IOException {
         boolean existed = Files.deleteIfExists(file);
-        System.err.println(existed ? "signed out (removed " + file + ")" : "not signed in");
+        term.err().println(existed ? "signed out (removed " + file + ")" : "not signed in");
         return 0;
     }
 
@@ -106,7 +98,7 @@ final class Login {
     private JsonNode deviceGrant() throws Exception {
         JsonNode start = post("/protocol/openid-connect/auth/device", Map.of("client_id", CLIENT_ID));
         if (start == null) return null;
-        System.err.println("open " + start.path("verification_uri_complete").asText(start.path("verification_uri").asText())
+        term.err().println("open " + start.path("verification_uri_complete").asText(start.path("verification_uri").asText())
                 + " in a browser and sign in (code " + start.path("user_code").asText() + "); waiting…");
         long interval = Math.max(1, start.path("interval").asLong(5));
         long deadline = System.currentTimeMillis() + start.path("expires_in").asLong(600) * 1000;
@@ -120,7 +112,7 @@ final class Login {
             if (error.equals("slow_down")) interval++;
             else if (!error.equals("authorization_pending")) return failed(r);
         }
-        System.err.println("the code expired before the sign-in finished: run 'flash login --device' again");
+        term.err().println("the code expired before the sign-in finished: run 'flash login --device' again");
         return null;
     }
 
@@ -166,14 +158,14 @@ final class Login {
         }
     }
 
-    private static JsonNode failed(HttpResponse<String> r) throws IOException {
+    private JsonNode failed(HttpResponse<String> r) throws IOException {
         JsonNode body;
         try {
             body = JSON.readTree(r.body());
         } catch (IOException e) {
             body = JSON.createObjectNode();
         }
-        System.err.println("sign-in refused (HTTP " + r.statusCode() + "): "
+        term.err().println("sign-in refused (HTTP " + r.statusCode() + "): "
                 + body.path("error_description").asText(body.path("error").asText("no reason given")));
         return null;
     }

@@ -16,23 +16,23 @@ final class StatusCommands {
     private StatusCommands() {
     }
 
-    static int status(String api, String jobId, int page) throws Exception {
-        JsonNode body = get(api, jobId, page, 100);
+    static int status(Terminal term, String api, String jobId, int page) throws Exception {
+        JsonNode body = get(term, api, jobId, page, 100);
         if (body == null) return 1;
         JsonNode job = body.get("job");
-        System.out.printf("job %s (%s) owner=%s state=%s: %d tasks, %d succeeded, %d running, %d failed; updated %s%n",
+        term.out().printf("job %s (%s) owner=%s state=%s: %d tasks, %d succeeded, %d running, %d failed; updated %s%n",
                 text(job, "jobId"), text(job, "name"), text(job, "owner"), text(job, "state"), job.get("tasksTotal").asInt(),
                 job.get("tasksSucceeded").asInt(), job.get("tasksRunning").asInt(), job.get("tasksFailed").asInt(),
                 Instant.ofEpochMilli(job.get("updatedAt").asLong()));
-        if (!job.get("message").isNull()) System.out.println("  " + text(job, "message"));
+        if (!job.get("message").isNull()) term.out().println("  " + text(job, "message"));
         for (JsonNode t : body.get("tasks")) {
-            System.out.printf("  %-28s %-10s attempts=%d exit=%s node=%s%s%n", text(t, "name"), text(t, "state"),
+            term.out().printf("  %-28s %-10s attempts=%d exit=%s node=%s%s%n", text(t, "name"), text(t, "state"),
                     t.get("attempts").asInt(), t.get("exitCode").isNull() ? "-" : t.get("exitCode").asText(),
                     t.get("nodeId").isNull() ? "-" : text(t, "nodeId"),
                     t.get("reason").isNull() ? "" : "  " + text(t, "reason"));
         }
         int total = body.get("totalTasks").asInt(), shown = (page + 1) * 100;
-        if (total > shown) System.out.printf("  … %d more: flash status %s %d%n", total - shown, jobId, page + 1);
+        if (total > shown) term.out().printf("  … %d more: flash status %s %d%n", total - shown, jobId, page + 1);
         return 0;
     }
 
@@ -42,15 +42,15 @@ final class StatusCommands {
     /** How long watch waits for a just-submitted job to be accepted before it says there is none. */
     private static final Duration ACCEPT_WAIT = Duration.ofSeconds(60);
 
-    static int watch(String api, String jobId) throws Exception {
+    static int watch(Terminal term, String api, String jobId) throws Exception {
         String last = "";
         Map<String, String> taskLines = new HashMap<>();
         long since = System.nanoTime();
         boolean said = false;
         while (true) {
-            JsonNode body = get(api, jobId, 0, PER_TASK_LIMIT, System.nanoTime() - since < ACCEPT_WAIT.toNanos());
+            JsonNode body = get(term, api, jobId, 0, PER_TASK_LIMIT, System.nanoTime() - since < ACCEPT_WAIT.toNanos());
             if (body == NOT_YET) {
-                if (!said) System.out.println("waiting for ingest to accept " + jobId + "…");
+                if (!said) term.out().println("waiting for ingest to accept " + jobId + "…");
                 said = true;
                 Thread.sleep(500);
                 continue;
@@ -63,7 +63,7 @@ final class StatusCommands {
             if (body.get("totalTasks").asInt() <= PER_TASK_LIMIT) {
                 for (var entry : perTask(body.get("tasks")).entrySet()) {
                     if (!entry.getValue().equals(taskLines.put(entry.getKey(), entry.getValue()))) {
-                        System.out.print("\r  " + entry.getKey() + ": " + entry.getValue() + " ".repeat(30) + "\n");
+                        term.out().print("\r  " + entry.getKey() + ": " + entry.getValue() + " ".repeat(30) + "\n");
                         last = "";
                     }
                 }
@@ -71,12 +71,12 @@ final class StatusCommands {
             String line = String.format("%s %s %d/%d done, %d running, %d failed", bar(done, failed, total), state, done, total,
                     running, failed);
             if (!line.equals(last)) {
-                System.out.print("\r" + line + "   ");
+                term.out().print("\r" + line + "   ");
                 last = line;
             }
             if (FINAL.contains(state)) {
-                System.out.println();
-                if (!job.get("message").isNull()) System.out.println(text(job, "message"));
+                term.out().println();
+                if (!job.get("message").isNull()) term.out().println(text(job, "message"));
                 return "SUCCEEDED".equals(state) ? 0 : 1;
             }
             Thread.sleep(500);
@@ -112,9 +112,9 @@ final class StatusCommands {
     private static final JsonNode NOT_YET = JSON.createObjectNode();
 
     /** One line on the job's progress, or null when the status API has nothing to say (yet). */
-    static String progress(String api, String jobId) {
+    static String progress(Terminal term, String api, String jobId) {
         try {
-            JsonNode body = get(api, jobId, 0, 1, true);
+            JsonNode body = get(term, api, jobId, 0, 1, true);
             if (body == null || body == NOT_YET) return null;
             JsonNode job = body.get("job");
             return String.format("%s: %d/%d tasks done, %d running, %d failed", text(job, "state"), job.get("tasksSucceeded").asInt(),
@@ -124,8 +124,8 @@ final class StatusCommands {
         }
     }
 
-    private static JsonNode get(String api, String jobId, int page, int size) throws Exception {
-        return get(api, jobId, page, size, false);
+    private static JsonNode get(Terminal term, String api, String jobId, int page, int size) throws Exception {
+        return get(term, api, jobId, page, size, false);
     }
 
     /**
@@ -133,10 +133,10 @@ final class StatusCommands {
      * have output; empty when the status API does not answer. The result topic carries one summary
      * per task, the status view one per shard.
      */
-    static Map<String, String> shardTails(String api, String jobId, String task, int max) {
+    static Map<String, String> shardTails(Terminal term, String api, String jobId, String task, int max) {
         Map<String, String> tails = new LinkedHashMap<>();
         try {
-            JsonNode body = get(api, jobId, 0, 1000, true);
+            JsonNode body = get(term, api, jobId, 0, 1000, true);
             if (body == null || body == NOT_YET) return tails;
             for (JsonNode unit : body.get("tasks")) {
                 String name = text(unit, "name");
@@ -151,10 +151,10 @@ final class StatusCommands {
         return tails;
     }
 
-    private static JsonNode get(String api, String jobId, int page, int size, boolean notFoundIsNotYet) throws Exception {
-        Api.Answer answer = Api.fetch(api, "/jobs/" + jobId + "?page=" + page + "&size=" + size, Duration.ofSeconds(10));
+    private static JsonNode get(Terminal term, String api, String jobId, int page, int size, boolean notFoundIsNotYet) throws Exception {
+        Api.Answer answer = Api.fetch(term, api, "/jobs/" + jobId + "?page=" + page + "&size=" + size, Duration.ofSeconds(10));
         if (answer != null && answer.status() == 404 && notFoundIsNotYet) return NOT_YET;
-        return Api.ok(answer);
+        return Api.ok(term, answer);
     }
 
     private static String text(JsonNode node, String field) {
