@@ -1,0 +1,46 @@
+package io.flash.planner.app;
+
+import io.smallrye.config.ConfigMapping;
+
+import java.time.Duration;
+
+/**
+ * The planner's settings (flash.*), checked at start: a missing or malformed value stops the
+ * service naming the property. Defaults and their reasons are in application.properties, once.
+ */
+@ConfigMapping(prefix = "flash")
+public interface PlannerConfig {
+
+    Registry registry();
+
+    Planner planner();
+
+    Memory memory();
+
+    interface Registry {
+        /** The schema registry (FLASH_REGISTRY_URL). */
+        String url();
+    }
+
+    interface Planner {
+        /** Attempts lost to the platform (node, framework, engine) a task may spend besides its own maxAttempts. */
+        int infrastructureRetries();
+
+        /** An OOM-killed attempt is retried with its memory times this factor. */
+        double oomMemoryFactor();
+
+        /** Failures on one framework after which the next attempt avoids it. */
+        int frameworkFailureLimit();
+
+        /** The longest wait between two attempts of a task. */
+        Duration maxBackoff();
+
+        /** How often waiting retries are looked at. */
+        Duration tick();
+    }
+
+    interface Memory {
+        /** The most memory a task may be given, by its spec or by OOM growth (FLASH_MAX_TASK_MEMORY). */
+        String maxTask();
+    }
+}
