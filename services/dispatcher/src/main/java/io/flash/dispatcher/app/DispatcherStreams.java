@@ -11,25 +11,20 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
 import java.time.Clock;
-import java.time.Duration;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /** Hands the dispatcher topology to Quarkus, which runs it with the kafka-streams.* settings. */
 @ApplicationScoped
 public class DispatcherStreams {
 
     @Produces
-    Topology topology(MeterRegistry meters,
-                      @ConfigProperty(name = "flash.registry.url") String registryUrl,
-                      @ConfigProperty(name = "flash.dispatcher.heartbeat-timeout", defaultValue = "15s") Duration heartbeatTimeout,
-                      @ConfigProperty(name = "flash.dispatcher.retry-interval", defaultValue = "500ms") Duration retryInterval,
-                      @ConfigProperty(name = "flash.dispatcher.redispatch-grace", defaultValue = "15s") Duration redispatchGrace,
-                      @ConfigProperty(name = "flash.dispatcher.blind-after", defaultValue = "5s") Duration blindAfter) {
-        return DispatcherTopology.build(new FlashTopics(new RegistryValueSerdes(registryUrl)),
-                new FrameworkSelector(heartbeatTimeout.toMillis()),
-                new DispatcherTopology.Settings(retryInterval, redispatchGrace, blindAfter), Clock.systemUTC(), meters);
+    Topology topology(MeterRegistry meters, DispatcherConfig config) {
+        DispatcherConfig.Dispatcher dispatcher = config.dispatcher();
+        return DispatcherTopology.build(new FlashTopics(new RegistryValueSerdes(config.registry().url())),
+                new FrameworkSelector(dispatcher.heartbeatTimeout().toMillis()),
+                new DispatcherTopology.Settings(dispatcher.retryInterval(), dispatcher.redispatchGrace(), dispatcher.blindAfter()),
+                Clock.systemUTC(), meters);
     }
 
     /** A stream thread that stops polling says where it waits (StuckThreadWatch). */

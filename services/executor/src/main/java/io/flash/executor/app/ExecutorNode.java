@@ -23,11 +23,9 @@ import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
@@ -39,42 +37,7 @@ import org.eclipse.microprofile.health.Readiness;
 public class ExecutorNode implements HealthCheck {
 
     @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap;
-    @ConfigProperty(name = "flash.registry.url") String registryUrl;
-    @ConfigProperty(name = "flash.framework.id") String frameworkId;
-    @ConfigProperty(name = "flash.node.id") Optional<String> nodeId;
-    @ConfigProperty(name = "flash.node.cpu") Optional<Double> cpu;
-    @ConfigProperty(name = "flash.node.memory") Optional<String> memory;
-    @ConfigProperty(name = "flash.node.disk") Optional<String> disk;
-    @ConfigProperty(name = "flash.node.disk-type") String diskType;
-    @ConfigProperty(name = "flash.node.gpus") int gpus;
-    @ConfigProperty(name = "flash.node.network") boolean network;
-    @ConfigProperty(name = "flash.node.labels") Optional<String> labels;
-    @ConfigProperty(name = "flash.node.heartbeat-interval") Duration heartbeatInterval;
-    @ConfigProperty(name = "flash.node.pull-timeout") Duration pullTimeout;
-    @ConfigProperty(name = "flash.node.log-tail-lines") int logTailLines;
-    @ConfigProperty(name = "flash.docker.host") String dockerHost;
-    @ConfigProperty(name = "flash.node.registry-auth") Optional<String> registryAuth;
-    @ConfigProperty(name = "flash.node.cgroup-root") String cgroupRoot;
-    @ConfigProperty(name = "flash.node.usage-interval") Duration usageInterval;
-    @ConfigProperty(name = "flash.node.work-root") String workRoot;
-    @ConfigProperty(name = "flash.node.log-chunk-bytes") int logChunkBytes;
-    @ConfigProperty(name = "flash.node.log-bytes-per-second") String logBytesPerSecond;
-    @ConfigProperty(name = "flash.node.cache-max") String cacheMax;
-    @ConfigProperty(name = "flash.node.pids-per-cpu") int pidsPerCpu;
-    @ConfigProperty(name = "flash.node.shared-root") String sharedRoot;
-    @ConfigProperty(name = "flash.node.kill-grace") Duration killGrace;
-    @ConfigProperty(name = "flash.node.fetch-allow") Optional<String> fetchAllow;
-    @ConfigProperty(name = "flash.store.s3.endpoint") Optional<String> s3Endpoint;
-    @ConfigProperty(name = "flash.store.s3.region") String s3Region;
-    @ConfigProperty(name = "flash.store.s3.access-key") Optional<String> s3AccessKey;
-    @ConfigProperty(name = "flash.store.s3.secret-key") Optional<String> s3SecretKey;
-    @ConfigProperty(name = "flash.store.s3.path-style") boolean s3PathStyle;
-
-    @ConfigProperty(name = "flash.sim.nodes") int simulatedNodes;
-    @ConfigProperty(name = "flash.sim.run-time") String simulatedRunTime;
-    @ConfigProperty(name = "flash.sim.failure-rate") double simulatedFailureRate;
-    @ConfigProperty(name = "flash.sim.seed") long simulatedSeed;
-
+    @Inject ExecutorConfig config;
     @Inject MeterRegistry meters;
 
     private DockerRuntime docker;
@@ -82,16 +45,17 @@ public class ExecutorNode implements HealthCheck {
     private SimulatedFleet fleet;
 
     void onStart(@Observes StartupEvent event) throws Exception {
-        FlashTopics topics = new FlashTopics(new RegistryValueSerdes(registryUrl));
+        FlashTopics topics = new FlashTopics(new RegistryValueSerdes(config.registry().url()));
         NodeSettings settings = settings();
-        if (simulatedNodes > 0) {
-            fleet = new SimulatedFleet(new SimulatedFleet.Settings(simulatedNodes, settings.nodeId(), RunTimes.parse(simulatedRunTime),
-                    simulatedFailureRate, simulatedSeed), settings, topics, bootstrap);
+        ExecutorConfig.Sim sim = config.sim();
+        if (sim.nodes() > 0) {
+            fleet = new SimulatedFleet(new SimulatedFleet.Settings(sim.nodes(), settings.nodeId(), RunTimes.parse(sim.runTime()),
+                    sim.failureRate(), sim.seed()), settings, topics, bootstrap);
             fleet.start();
             fleet.bindMetrics(meters);
             return;
         }
-        docker = new DockerRuntime(dockerHost, RegistryAuth.parse(registryAuth.orElse(null)));
+        docker = new DockerRuntime(config.docker().host(), RegistryAuth.parse(config.node().registryAuth().orElse(null)));
         agent = new NodeAgent(settings, docker, topics, bootstrap);
         agent.start();
         agent.bindMetrics(meters);
@@ -104,27 +68,30 @@ public class ExecutorNode implements HealthCheck {
     }
 
     NodeSettings settings() throws Exception {
+        ExecutorConfig.Node node = config.node();
         long physical = ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize();
         Capacity capacity = new Capacity(
-                cpu.orElse((double) Runtime.getRuntime().availableProcessors()),
-                memory.map(Quantities::bytes).orElse(physical * 8 / 10),
-                disk.map(Quantities::bytes).orElse(Files.getFileStore(Path.of(System.getProperty("java.io.tmpdir"))).getUsableSpace()),
-                gpus);
+                node.cpu().orElse((double) Runtime.getRuntime().availableProcessors()),
+                node.memory().map(Quantities::bytes).orElse(physical * 8 / 10),
+                node.disk().map(Quantities::bytes).orElse(Files.getFileStore(Path.of(System.getProperty("java.io.tmpdir"))).getUsableSpace()),
+                node.gpus());
         Map<String, String> labelMap = new LinkedHashMap<>();
-        labels.ifPresent(text -> {
+        node.labels().ifPresent(text -> {
             for (String pair : text.split(",")) {
                 String[] kv = pair.split("=", 2);
                 if (kv.length == 2) labelMap.put(kv[0].trim(), kv[1].trim());
             }
         });
-        String id = nodeId.filter(s -> !s.isBlank())
-                .orElse((simulatedNodes > 0 ? "sim-" : "node-") + InetAddress.getLocalHost().getHostName());
-        return new NodeSettings(id, frameworkId, capacity, DiskType.valueOf(diskType.toUpperCase(Locale.ROOT)), network,
-                labelMap, heartbeatInterval, pullTimeout, logTailLines, Path.of(cgroupRoot), usageInterval, Path.of(workRoot),
-                logChunkBytes, Quantities.bytes(logBytesPerSecond),
-                new ObjectStore.Settings(s3Endpoint.orElse(""), s3Region, s3AccessKey.orElse(""), s3SecretKey.orElse(""), s3PathStyle),
-                Quantities.bytes(cacheMax), new NodeSettings.Sandbox(pidsPerCpu, killGrace), Path.of(sharedRoot),
-                fetchAllow.orElse(""));
+        String id = node.id().filter(s -> !s.isBlank())
+                .orElse((config.sim().nodes() > 0 ? "sim-" : "node-") + InetAddress.getLocalHost().getHostName());
+        ExecutorConfig.S3 s3 = config.store().s3();
+        return new NodeSettings(id, config.framework().id(), capacity, DiskType.valueOf(node.diskType().toUpperCase(Locale.ROOT)),
+                node.network(), labelMap, node.heartbeatInterval(), node.pullTimeout(), node.logTailLines(), Path.of(node.cgroupRoot()),
+                node.usageInterval(), Path.of(node.workRoot()), node.logChunkBytes(), Quantities.bytes(node.logBytesPerSecond()),
+                new ObjectStore.Settings(s3.endpoint().orElse(""), s3.region(), s3.accessKey().orElse(""), s3.secretKey().orElse(""),
+                        s3.pathStyle()),
+                Quantities.bytes(node.cacheMax()), new NodeSettings.Sandbox(node.pidsPerCpu(), node.killGrace()),
+                Path.of(node.sharedRoot()), node.fetchAllow().orElse(""));
     }
 
     @Override

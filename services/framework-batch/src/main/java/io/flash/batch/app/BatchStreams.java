@@ -16,40 +16,31 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Locale;
-import java.util.Optional;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /** Hands the batch framework's topology to Quarkus, with the cluster it serves (its topics: common-quarkus FrameworkTopicsBootstrap). */
 @ApplicationScoped
 public class BatchStreams {
 
     @Produces
-    Topology topology(@ConfigProperty(name = "flash.registry.url") String registryUrl,
-                      @ConfigProperty(name = "flash.framework.id") String frameworkId,
-                      @ConfigProperty(name = "flash.batch.cluster") String kind,
-                      @ConfigProperty(name = "flash.batch.call-timeout") Duration callTimeout,
-                      @ConfigProperty(name = "flash.framework.tick") Duration tick,
-                      @ConfigProperty(name = "flash.framework.accept-limit") int acceptLimit,
-                      @ConfigProperty(name = "flash.batch.forget-after") Duration forgetAfter,
-                      @ConfigProperty(name = "flash.framework.fence-after-absence") Duration fenceAfterAbsence,
-                      @ConfigProperty(name = "flash.batch.work-root") String workRoot,
-                      @ConfigProperty(name = "flash.batch.disk-type") String diskType,
-                      @ConfigProperty(name = "flash.batch.network") boolean network,
-                      @ConfigProperty(name = "flash.batch.pids-per-cpu") int pidsPerCpu,
-                      @ConfigProperty(name = "flash.batch.gridengine.parallel-environment") Optional<String> parallelEnvironment) {
-        Cluster cluster = switch (kind.toLowerCase(Locale.ROOT)) {
-            case "slurm" -> new Slurm(callTimeout);
-            case "gridengine", "sge" -> new GridEngine(callTimeout, parallelEnvironment.orElse(null));
-            default -> throw new IllegalArgumentException("flash.batch.cluster=" + kind + ": write slurm or gridengine");
+    Topology topology(BatchConfig config) {
+        BatchConfig.Framework fw = config.framework();
+        BatchConfig.Batch batch = config.batch();
+        JobScripts scripts = new JobScripts(fw.id(), Path.of(batch.workRoot()), batch.pidsPerCpu());
+        BatchSettings settings = new BatchSettings(fw.id(), fw.acceptLimit(), batch.forgetAfter(), fw.fenceAfterAbsence(),
+                DiskType.valueOf(batch.diskType().toUpperCase(Locale.ROOT)), batch.network());
+        return BatchTopology.build(new FlashTopics(new RegistryValueSerdes(config.registry().url())), settings, fw.tick(),
+                cluster(batch), scripts, new FileWorkspaces(scripts), Clock.systemUTC());
+    }
+
+    private static Cluster cluster(BatchConfig.Batch batch) {
+        return switch (batch.cluster().toLowerCase(Locale.ROOT)) {
+            case "slurm" -> new Slurm(batch.callTimeout());
+            case "gridengine", "sge" -> new GridEngine(batch.callTimeout(), batch.gridengine().parallelEnvironment().orElse(null));
+            default -> throw new IllegalArgumentException("flash.batch.cluster=" + batch.cluster() + ": write slurm or gridengine");
         };
-        JobScripts scripts = new JobScripts(frameworkId, Path.of(workRoot), pidsPerCpu);
-        return BatchTopology.build(new FlashTopics(new RegistryValueSerdes(registryUrl)),
-                new BatchSettings(frameworkId, acceptLimit, forgetAfter, fenceAfterAbsence, DiskType.valueOf(diskType.toUpperCase(Locale.ROOT)),
-                        network), tick, cluster, scripts, new FileWorkspaces(scripts), Clock.systemUTC());
     }
 
     /** A stream thread that stops polling says where it waits (StuckThreadWatch). */

@@ -2,6 +2,7 @@ package io.flash.ingest.api;
 
 import io.flash.ingest.access.Access;
 import io.flash.ingest.access.Caller;
+import io.flash.ingest.app.IngestConfig;
 import io.flash.ingest.view.JobViews;
 import io.quarkus.oidc.AccessTokenCredential;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -23,10 +24,10 @@ public class Callers {
     private final String adminRole;
 
     public Callers(SecurityIdentity identity, @ConfigProperty(name = "quarkus.oidc.tenant-enabled") boolean secure,
-                   @ConfigProperty(name = "flash.security.admin-role") String adminRole) {
+                   IngestConfig config) {
         this.identity = identity;
         this.secure = secure;
-        this.adminRole = adminRole;
+        this.adminRole = config.security().adminRole();
     }
 
     /** The caller, or empty when the mode is secure and the request carries no valid token. */

@@ -1,5 +1,6 @@
 package io.flash.ingest.api;
 
+import io.flash.ingest.app.IngestConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -23,8 +24,8 @@ public class ConsoleResource {
 
     public ConsoleResource(@ConfigProperty(name = "quarkus.oidc.tenant-enabled") boolean secure,
                            @ConfigProperty(name = "quarkus.oidc.auth-server-url") String authority,
-                           @ConfigProperty(name = "flash.console.client-id") String clientId) {
-        this.config = secure ? new ConsoleConfig(true, authority, clientId) : new ConsoleConfig(false, null, null);
+                           IngestConfig settings) {
+        this.config = secure ? new ConsoleConfig(true, authority, settings.console().clientId()) : new ConsoleConfig(false, null, null);
     }
 
     @GET

@@ -1,6 +1,7 @@
 package io.flash.ingest.api;
 
 import io.flash.common.client.JobClient;
+import io.flash.ingest.app.IngestConfig;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
@@ -13,8 +14,8 @@ public class JobClients {
     @Produces
     @Singleton
     JobClient client(@ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap,
-                     @ConfigProperty(name = "flash.registry.url") String registryUrl) {
-        return new JobClient(bootstrap, registryUrl);
+                     IngestConfig config) {
+        return new JobClient(bootstrap, config.registry().url());
     }
 
     void close(@Disposes JobClient client) {

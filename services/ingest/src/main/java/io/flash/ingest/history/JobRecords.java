@@ -4,23 +4,12 @@ import io.flash.common.access.KafkaLogin;
 import io.flash.common.serde.RegistryValueSerdes;
 import io.flash.common.topics.FlashTopics;
 import io.flash.common.topics.Topic;
+import io.flash.ingest.app.IngestConfig;
 import io.flash.schema.JobAccepted;
 import io.flash.schema.LogChunk;
 import io.flash.schema.TaskEvent;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
-import org.apache.kafka.clients.producer.internals.BuiltInPartitioner;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.jboss.logging.Logger;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,6 +21,17 @@ import java.util.Properties;
 import java.util.concurrent.BlockingDeque;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.function.Predicate;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
+import org.apache.kafka.clients.producer.internals.BuiltInPartitioner;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
 
 /**
  * Reads one job's records back from the week-long topics, on request: its acceptance (the DAG),
@@ -56,9 +56,9 @@ public class JobRecords {
     private final BlockingDeque<KafkaConsumer<String, byte[]>> idle = new LinkedBlockingDeque<>();
 
     public JobRecords(@ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap,
-                      @ConfigProperty(name = "flash.registry.url") String registryUrl) {
+                      IngestConfig config) {
         this.bootstrap = bootstrap;
-        this.topics = new FlashTopics(new RegistryValueSerdes(registryUrl));
+        this.topics = new FlashTopics(new RegistryValueSerdes(config.registry().url()));
     }
 
     /** Every log chunk of the job: the topic is keyed by attempt id (which begins with the job id), so every partition. */

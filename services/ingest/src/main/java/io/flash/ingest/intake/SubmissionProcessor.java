@@ -2,6 +2,7 @@ package io.flash.ingest.intake;
 
 import io.flash.common.topics.TopicNames;
 import io.flash.common.units.Quantities;
+import io.flash.ingest.app.IngestConfig;
 import io.flash.ingest.validation.JobValidator;
 import io.flash.ingest.validation.Limits;
 import io.flash.ingest.validation.ValidationResult;
@@ -13,11 +14,11 @@ import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.apache.avro.specific.SpecificRecord;
-import org.jboss.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.Outgoing;
+import org.jboss.logging.Logger;
 
 /**
  * Reads every record of the ingest topic as raw bytes, so that nothing a client publishes can stop
@@ -35,19 +36,15 @@ public class SubmissionProcessor {
     private final SubmitterTokens submitters;
 
     public SubmissionProcessor(FrameworkLimits frameworkLimits, SubmitterTokens submitters,
-                               @ConfigProperty(name = "flash.registry.url") String registryUrl,
-                               @ConfigProperty(name = "flash.ingest.max-tasks") int maxTasks,
-                               @ConfigProperty(name = "flash.ingest.max-cpu") double maxCpu,
-                               @ConfigProperty(name = "flash.memory.max-task") String maxTaskMemory,
-                               @ConfigProperty(name = "flash.ingest.max-shards") int maxShards,
-                               @ConfigProperty(name = "flash.ingest.max-spec-bytes") int maxSpecBytes,
+                               IngestConfig config,
                                @ConfigProperty(name = "quarkus.oidc.tenant-enabled") boolean secure) {
-        this.decoder = new SubmissionDecoder(registryUrl);
+        this.decoder = new SubmissionDecoder(config.registry().url());
         this.submitters = submitters;
         Limits defaults = Limits.defaults();
-        Limits limits = new Limits(maxTasks, maxCpu, Quantities.bytes(maxTaskMemory), defaults.maxAttempts(),
-                defaults.defaultCpu(), defaults.defaultMemoryBytes(), maxShards, maxSpecBytes);
-        this.intake = new Intake(new JobValidator(limits), maxSpecBytes, frameworkLimits::largest, secure);
+        IngestConfig.Ingest ingest = config.ingest();
+        Limits limits = new Limits(ingest.maxTasks(), ingest.maxCpu(), Quantities.bytes(config.memory().maxTask()), defaults.maxAttempts(),
+                defaults.defaultCpu(), defaults.defaultMemoryBytes(), ingest.maxShards(), ingest.maxSpecBytes());
+        this.intake = new Intake(new JobValidator(limits), ingest.maxSpecBytes(), frameworkLimits::largest, secure);
     }
 
     /** The decision this processor would take on the submission, for a door that must answer at once (TES). */

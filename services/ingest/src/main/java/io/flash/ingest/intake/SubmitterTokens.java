@@ -3,6 +3,7 @@ package io.flash.ingest.intake;
 import io.flash.common.client.JobClient;
 import io.flash.ingest.access.Caller;
 import io.flash.ingest.access.TokenRefusals;
+import io.flash.ingest.app.IngestConfig;
 import io.quarkus.oidc.AccessTokenCredential;
 import io.quarkus.oidc.TenantIdentityProvider;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -32,10 +33,10 @@ public class SubmitterTokens {
     private final Instance<TenantIdentityProvider> verifier;
 
     public SubmitterTokens(@ConfigProperty(name = "quarkus.oidc.tenant-enabled") boolean secure,
-                           @ConfigProperty(name = "flash.security.admin-role") String adminRole,
+                           IngestConfig config,
                            Instance<TenantIdentityProvider> verifier) {
         this.secure = secure;
-        this.adminRole = adminRole;
+        this.adminRole = config.security().adminRole();
         this.verifier = verifier;
     }
 

@@ -1,14 +1,15 @@
 package io.flash.ingest.setup;
 
 import io.flash.common.setup.PlatformSetup;
+import io.flash.ingest.app.IngestConfig;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.util.List;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
-
-import java.util.List;
 
 /**
  * Ingest, the platform's front door, makes sure the platform topics exist and the registry's rule
@@ -21,13 +22,13 @@ public class PlatformBootstrap {
     private static final Logger LOG = Logger.getLogger(PlatformBootstrap.class);
 
     @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap;
-    @ConfigProperty(name = "flash.registry.url") String registryUrl;
-    @ConfigProperty(name = "flash.topics.partitions", defaultValue = "3") int partitions;
-    @ConfigProperty(name = "flash.topics.create-on-start", defaultValue = "true") boolean createOnStart;
+    @Inject IngestConfig config;
 
     void onStart(@Observes @Priority(1) StartupEvent event) throws Exception {
-        if (!createOnStart) return;
-        List<String> created = PlatformSetup.createTopics(new PlatformSetup.Settings(bootstrap, registryUrl, partitions, List.of(), 1, 1), true);
+        if (!config.topics().createOnStart()) return;
+        String registryUrl = config.registry().url();
+        List<String> created = PlatformSetup.createTopics(new PlatformSetup.Settings(bootstrap, registryUrl, config.topics().partitions(),
+                List.of(), 1, 1), true);
         if (!created.isEmpty()) LOG.infof("created topics %s", created);
         PlatformSetup.setBackwardCompatibility(registryUrl);
     }

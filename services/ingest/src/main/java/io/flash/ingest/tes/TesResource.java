@@ -6,6 +6,7 @@ import io.flash.common.client.JobClient;
 import io.flash.ingest.access.Access;
 import io.flash.ingest.access.Caller;
 import io.flash.ingest.api.Callers;
+import io.flash.ingest.app.IngestConfig;
 import io.flash.ingest.intake.SubmissionProcessor;
 import io.flash.ingest.validation.ValidationResult;
 import io.flash.ingest.view.JobViews;
@@ -15,11 +16,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.*;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-
 import java.util.*;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * GA4GH TES 1.1 under {@code /ga4gh/tes/v1} (docs/tes.md): create, the three views, list with its
@@ -48,9 +48,9 @@ public class TesResource {
 
     public TesResource(JobViews views, SubmissionProcessor validation, JobClient client, Callers callers,
                        @ConfigProperty(name = "quarkus.application.version", defaultValue = "0.1.0") String version,
-                       @ConfigProperty(name = "flash.tes.storage") List<String> storage,
-                       @ConfigProperty(name = "flash.tes.object-store") Optional<String> objectStore) {
-        this.storage = objectStore.filter(endpoint -> !endpoint.isBlank()).isEmpty() || storage.contains("s3://") ? storage
+                       IngestConfig config) {
+        List<String> storage = config.tes().storage();
+        this.storage = config.tes().objectStore().filter(endpoint -> !endpoint.isBlank()).isEmpty() || storage.contains("s3://") ? storage
                 : Stream.concat(Stream.of("s3://"), storage.stream()).toList();
         this.callers = callers;
         this.views = views;

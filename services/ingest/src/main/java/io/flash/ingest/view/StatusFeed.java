@@ -4,6 +4,7 @@ import io.flash.common.access.KafkaLogin;
 import io.flash.common.serde.RegistryValueSerdes;
 import io.flash.common.topics.FlashTopics;
 import io.flash.common.topics.TopicNames;
+import io.flash.ingest.app.IngestConfig;
 import io.flash.schema.FrameworkHeartbeat;
 import io.flash.schema.JobStatus;
 import io.flash.schema.NodeHeartbeat;
@@ -25,7 +26,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.AuthorizationException;
-import org.apache.kafka.common.errors.RecordDeserializationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -51,7 +51,7 @@ public class StatusFeed implements HealthCheck {
     private static final Logger LOG = Logger.getLogger(StatusFeed.class);
 
     @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap;
-    @ConfigProperty(name = "flash.registry.url") String registryUrl;
+    @Inject IngestConfig config;
 
     private final JobViews views = new JobViews();
     private final FrameworkLimits limits = new FrameworkLimits();
@@ -92,7 +92,7 @@ public class StatusFeed implements HealthCheck {
             Gauge.builder("flash.tasks", views, v -> v.unitsIn(state)).tag("state", state.name())
                     .description("tasks and shards in this state, as this instance's status view sees them").register(meters);
         }
-        FlashTopics topics = new FlashTopics(new RegistryValueSerdes(registryUrl));
+        FlashTopics topics = new FlashTopics(new RegistryValueSerdes(config.registry().url()));
         Deserializer<JobStatus> jobs = topics.jobsStatus.valueSerde().deserializer();
         Deserializer<TaskSummary> tasks = topics.tasksStatus.valueSerde().deserializer();
         Deserializer<FrameworkHeartbeat> frameworks = topics.frameworkHeartbeats.valueSerde().deserializer();

@@ -1,0 +1,124 @@
+package io.flash.executor.app;
+
+import io.smallrye.config.ConfigMapping;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The executor's settings (flash.*), checked at start: a missing, malformed or unknown value stops
+ * the service naming the property. Defaults, their reasons and their environment variables are in
+ * application.properties, once.
+ */
+@ConfigMapping(prefix = "flash")
+public interface ExecutorConfig {
+
+    Registry registry();
+
+    Framework framework();
+
+    Node node();
+
+    Store store();
+
+    Sim sim();
+
+    Docker docker();
+
+    interface Registry {
+        /** The schema registry. */
+        String url();
+    }
+
+    interface Framework {
+        /** The framework whose node this is. */
+        String id();
+    }
+
+    /** Who this node is and what it offers; an unset size is measured on the machine. */
+    interface Node {
+        /** Unset: node- (or sim-) and the host name. */
+        Optional<String> id();
+
+        /** Unset: every core. */
+        Optional<Double> cpu();
+
+        /** Unset: 80 % of the machine's memory. */
+        Optional<String> memory();
+
+        /** Unset: the free space of the temporary directory's file system. */
+        Optional<String> disk();
+
+        String diskType();
+
+        int gpus();
+
+        boolean network();
+
+        /** key=value,key=value: what a task's labels can ask for. */
+        Optional<String> labels();
+
+        Duration heartbeatInterval();
+
+        Duration pullTimeout();
+
+        int pidsPerCpu();
+
+        Duration killGrace();
+
+        int logChunkBytes();
+
+        String logBytesPerSecond();
+
+        int logTailLines();
+
+        String workRoot();
+
+        String sharedRoot();
+
+        /** Address ranges http(s) inputs may reach besides the public internet. */
+        Optional<String> fetchAllow();
+
+        String cgroupRoot();
+
+        Duration usageInterval();
+
+        /** registry=user:password,...: the node's own credentials for private registries. */
+        Optional<String> registryAuth();
+
+        String cacheMax();
+    }
+
+    interface Store {
+        S3 s3();
+    }
+
+    /** The object store for s3:// inputs and outputs; none when the endpoint is unset. */
+    interface S3 {
+        Optional<String> endpoint();
+
+        String region();
+
+        Optional<String> accessKey();
+
+        Optional<String> secretKey();
+
+        boolean pathStyle();
+    }
+
+    /** A fleet of simulated nodes instead of this machine's engine (nodes &gt; 0). */
+    interface Sim {
+        int nodes();
+
+        String runTime();
+
+        double failureRate();
+
+        long seed();
+    }
+
+    interface Docker {
+        /** The engine's address. */
+        String host();
+    }
+}
