@@ -3,13 +3,12 @@ package io.flash.bench;
 import io.flash.common.topics.FlashTopics;
 import io.flash.schema.TaskEvent;
 import io.flash.schema.TaskEventType;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-
 import java.time.Duration;
 import java.util.*;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 
 /** Follows the task events from now on and answers how long a job's attempt took from PLACED to SUCCEEDED. */
 final class AttemptTimes implements AutoCloseable {

@@ -2,7 +2,6 @@ package io.flash.bench;
 
 import io.flash.common.client.JobClient;
 import io.flash.schema.*;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

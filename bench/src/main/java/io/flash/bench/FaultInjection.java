@@ -5,7 +5,6 @@ import io.flash.common.client.TopicTail;
 import io.flash.common.events.AttemptTimeline;
 import io.flash.common.ids.JobIds;
 import io.flash.schema.*;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

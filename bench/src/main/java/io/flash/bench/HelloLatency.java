@@ -2,7 +2,6 @@ package io.flash.bench;
 
 import io.flash.common.client.JobClient;
 import io.flash.schema.*;
-
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -1,7 +1,6 @@
 package io.flash.executor.app;
 
 import io.smallrye.config.ConfigMapping;
-
 import java.time.Duration;
 import java.util.Optional;
 

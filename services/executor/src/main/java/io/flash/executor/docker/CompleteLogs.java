@@ -5,15 +5,14 @@ import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.command.LogContainerCmd;
 import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.StreamType;
-import io.flash.executor.node.ContainerRuntime;
-import org.jboss.logging.Logger;
-
+import io.flash.executor.engine.ContainerRuntime;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.jboss.logging.Logger;
 
 /**
  * A container's output as it is written, and all of it: the engine's follow stream, and once that

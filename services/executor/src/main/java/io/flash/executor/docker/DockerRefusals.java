@@ -2,9 +2,8 @@ package io.flash.executor.docker;
 
 import com.github.dockerjava.api.exception.BadRequestException;
 import com.github.dockerjava.api.exception.NotFoundException;
-import io.flash.executor.node.EngineRefusal;
+import io.flash.executor.engine.EngineRefusal;
 import io.flash.schema.FailureClass;
-
 import java.util.regex.Pattern;
 
 /**

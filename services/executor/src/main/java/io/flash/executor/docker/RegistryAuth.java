@@ -1,7 +1,6 @@
 package io.flash.executor.docker;
 
 import com.github.dockerjava.api.model.AuthConfig;
-
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;

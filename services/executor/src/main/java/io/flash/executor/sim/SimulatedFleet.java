@@ -1,9 +1,9 @@
 package io.flash.executor.sim;
 
 import io.flash.common.topics.FlashTopics;
-import io.flash.executor.node.NodeChannel;
-import io.flash.executor.node.NodeSettings;
-import io.flash.executor.node.RunningAttempts;
+import io.flash.executor.agent.RunningAttempts;
+import io.flash.executor.attempt.NodeSettings;
+import io.flash.executor.channel.NodeChannel;
 import io.flash.schema.Assignment;
 import io.flash.schema.AssignmentAction;
 import io.flash.schema.AttemptState;

@@ -3,7 +3,7 @@ package io.flash.executor.docker;
 import com.github.dockerjava.api.exception.BadRequestException;
 import com.github.dockerjava.api.exception.InternalServerErrorException;
 import com.github.dockerjava.api.exception.NotFoundException;
-import io.flash.executor.node.EngineRefusal;
+import io.flash.executor.engine.EngineRefusal;
 import io.flash.schema.FailureClass;
 import org.junit.jupiter.api.Test;
 

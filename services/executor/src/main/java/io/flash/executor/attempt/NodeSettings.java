@@ -1,0 +1,31 @@
+package io.flash.executor.attempt;
+
+import io.flash.executor.store.ObjectStore;
+import io.flash.schema.Capacity;
+import io.flash.schema.DiskType;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+/** Who this node is and what it offers. Defaults in application.properties. */
+public record NodeSettings(String nodeId, String frameworkId, Capacity capacity, DiskType diskType, boolean network,
+                           Map<String, String> labels, Duration heartbeatInterval, Duration pullTimeout, int logTailLines,
+                           Path cgroupRoot, Duration usageInterval, Path workRoot,
+                           int logChunkBytes, long logBytesPerSecond, ObjectStore.Settings objectStore,
+                           long cacheMaxBytes, Sandbox sandbox, Path sharedRoot, String fetchAllow) {
+
+    /**
+     * Limits that protect the node from its tasks: processes and threads per requested core (a fork
+     * bomb stops there), and how long the engine gets to stop a killed container before the attempt
+     * is ended anyway and the node withholds its capacity until the container is gone.
+     */
+    public record Sandbox(int pidsPerCpu, Duration killGrace) {
+    }
+
+    /** The same node under another id (simulated fleets). */
+    public NodeSettings withNodeId(String id) {
+        return new NodeSettings(id, frameworkId, capacity, diskType, network, labels, heartbeatInterval, pullTimeout, logTailLines,
+                cgroupRoot, usageInterval, workRoot, logChunkBytes, logBytesPerSecond, objectStore, cacheMaxBytes, sandbox,
+                sharedRoot, fetchAllow);
+    }
+}

@@ -1,0 +1,161 @@
+package io.flash.executor.attempt;
+
+import io.flash.executor.engine.ContainerRuntime;
+import io.flash.executor.files.AddressRule;
+import io.flash.executor.files.Scratch;
+import io.flash.executor.files.Staging;
+import io.flash.executor.files.TaskOwner;
+import io.flash.schema.*;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.*;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static io.flash.common.testing.Samples.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * One attempt's life on a node, over an engine in memory: what it reports (STARTED, then exactly
+ * one final event with the right class), and that its container is gone afterwards.
+ */
+class AttemptRunnerTest {
+
+    @TempDir
+    Path dir;
+    private final MemoryEngine engine = new MemoryEngine();
+    private final List<AttemptEvent> reported = Collections.synchronizedList(new ArrayList<>());
+    private final Map<String, String> killReasons = new ConcurrentHashMap<>();
+    private final OutsideKills outsideKills = new OutsideKills();
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+
+    @AfterEach
+    void stop() {
+        timer.shutdownNow();
+    }
+
+    private AttemptRunner runner() throws Exception {
+        NodeSettings node = new NodeSettings("n1", "ecs", new Capacity(4.0, 8L << 30, 0L, 0), DiskType.SSD, true, Map.of(),
+                Duration.ofSeconds(2), Duration.ofMinutes(1), 20, dir.resolve("cgroup"), Duration.ofSeconds(1), dir.resolve("work"),
+                65536, 1 << 20, null, 0L, new NodeSettings.Sandbox(128, Duration.ofSeconds(5)), dir.resolve("shared"), "");
+        AttemptReporter reporter = new AttemptReporter() {
+            @Override
+            public void report(AttemptEvent event) {
+                reported.add(event);
+            }
+
+            @Override
+            public void log(LogChunk chunk, boolean await) {
+            }
+        };
+        return new AttemptRunner(engine, node, reporter, killReasons,
+                new UsageSampler(new CgroupUsage(dir.resolve("cgroup")), timer, Duration.ofSeconds(1), sample -> {
+                }),
+                new Staging(dir.resolve("work"), () -> null, () -> null, dir.resolve("shared"),
+                        new Scratch(dir.resolve("work"), "n1", TaskOwner.of(ContainerRuntime.TASK_USER)), AddressRule.of("")), new StuckContainers(), outsideKills,
+                new SimpleMeterRegistry());
+    }
+
+    private Assignment assignment(String name, Long timeoutSeconds) {
+        TaskReady r = ready("j", task(name), 1);
+        r.getTask().setTimeoutSeconds(timeoutSeconds);
+        return Assignment.newBuilder().setNodeId("n1").setAction(AssignmentAction.RUN).setJobId(r.getJobId())
+                .setTaskId(r.getTaskId()).setAttemptId(r.getAttemptId()).setTask(r.getTask()).setAssignedAt(1L).build();
+    }
+
+    /** Prepares and runs it to its end, as the node does. */
+    private AttemptEvent run(Assignment a) throws Exception {
+        AttemptRunner runner = runner();
+        String container = runner.prepare(a);
+        if (container != null) {
+            runner.startAndWait(AttemptRef.of(a), container, a.getTask().getTimeoutSeconds(), Staging.Outputs.of(a.getTask()));
+        }
+        AttemptEvent last = reported.get(reported.size() - 1);
+        assertEquals(1, reported.stream().filter(e -> e.getState() != AttemptState.STARTED).count(), "exactly one final event: " + reported);
+        assertFalse(engine.exists(a.getAttemptId()), "its container is removed once the end is reported");
+        return last;
+    }
+
+    @Test
+    void aProgramThatSucceedsReportsItsStartItsExitAndItsOutput() throws Exception {
+        Assignment a = assignment("a", null);
+        engine.program(a.getAttemptId(), MemoryEngine.Program.exits("total 500500\n", 0));
+        AttemptEvent end = run(a);
+        assertEquals(List.of(AttemptState.STARTED, AttemptState.SUCCEEDED), reported.stream().map(AttemptEvent::getState).toList());
+        assertEquals(0, end.getExitCode());
+        assertTrue(end.getStdoutTail().contains("total 500500"), end.getStdoutTail());
+    }
+
+    @Test
+    void aNonZeroExitIsTheUsersWithItsCode() throws Exception {
+        Assignment a = assignment("a", null);
+        engine.program(a.getAttemptId(), MemoryEngine.Program.exits("no such file\n", 3));
+        AttemptEvent end = run(a);
+        assertEquals(AttemptState.FAILED, end.getState());
+        assertEquals(FailureClass.USER, end.getFailureClass());
+        assertEquals(3, end.getExitCode());
+    }
+
+    @Test
+    void theKernelsOomKillIsToldApartSoThePlannerGrowsTheMemory() throws Exception {
+        Assignment a = assignment("a", null);
+        engine.program(a.getAttemptId(), MemoryEngine.Program.oom());
+        assertEquals(FailureClass.OOM_KILLED, run(a).getFailureClass());
+    }
+
+    @Test
+    void aProgramPastItsTimeoutIsKilledAndFailsAsTimeout() throws Exception {
+        Assignment a = assignment("a", 1L);
+        engine.program(a.getAttemptId(), MemoryEngine.Program.forever());
+        AttemptEvent end = run(a);
+        assertEquals(FailureClass.TIMEOUT, end.getFailureClass());
+        assertEquals("killed after its timeout of 1 s", end.getReason());
+    }
+
+    @Test
+    void aCancelEndsItAsCancelledWithTheReason() throws Exception {
+        Assignment a = assignment("a", null);
+        engine.program(a.getAttemptId(), MemoryEngine.Program.forever());
+        timer.schedule(() -> killReasons.put(a.getAttemptId(), "cancelled"), 200, java.util.concurrent.TimeUnit.MILLISECONDS);
+        AttemptEvent end = run(a);
+        assertEquals(AttemptState.CANCELLED, end.getState());
+        assertEquals("cancelled", end.getReason());
+    }
+
+    @Test
+    void aKillFromOutsideIsTheInfrastructuresNotTheUsers() throws Exception {
+        Assignment a = assignment("a", null);
+        engine.program(a.getAttemptId(), MemoryEngine.Program.forever());
+        timer.schedule(() -> {
+            outsideKills.record(engine.containerOf(a.getAttemptId()), "9");
+            engine.killFromOutside(a.getAttemptId());
+        }, 200, java.util.concurrent.TimeUnit.MILLISECONDS);
+        AttemptEvent end = run(a);
+        assertEquals(FailureClass.INFRASTRUCTURE, end.getFailureClass());
+        assertTrue(end.getReason().startsWith("the container was killed from outside Flash (signal 9"), end.getReason());
+    }
+
+    @Test
+    void aProgramThatKillsItselfIsStillTheUsers() throws Exception {
+        Assignment a = assignment("a", null);
+        engine.program(a.getAttemptId(), MemoryEngine.Program.exits("Killed\n", 137)); // no kill event from the engine
+        AttemptEvent end = run(a);
+        assertEquals(FailureClass.USER, end.getFailureClass());
+        assertEquals(137, end.getExitCode());
+    }
+
+    @Test
+    void anEngineThatCannotBeReachedWhileCreatingIsTheInfrastructures() throws Exception {
+        Assignment a = assignment("a", null);
+        engine.refuseCreate = new RuntimeException("Connection refused: /var/run/docker.sock");
+        AttemptEvent end = run(a);
+        assertEquals(List.of(AttemptState.FAILED), reported.stream().map(AttemptEvent::getState).toList(), "never started");
+        assertEquals(FailureClass.INFRASTRUCTURE, end.getFailureClass());
+        assertTrue(end.getReason().startsWith("could not prepare the container: "), end.getReason());
+    }
+}
