@@ -33,9 +33,6 @@ class ServiceTemplateTest {
     /** The root package of each service and of the CLI; none may import another. */
     static final List<String> SERVICES = List.of("ingest", "planner", "dispatcher", "ecs", "executor", "batch", "cli");
 
-    /** Cores outside a core package, named in the house style before their services took the template. */
-    static final List<String> NAMED_CORES = List.of("io.flash.ingest.intake.Intake", "io.flash.ingest.access.Access");
-
     private JavaClasses main;
 
     @BeforeAll
@@ -44,9 +41,8 @@ class ServiceTemplateTest {
                 .importPackages("io.flash");
     }
 
-    static final DescribedPredicate<JavaClass> A_CORE = describe("a core (a class in a core package, or "
-            + String.join(", ", NAMED_CORES) + ")", c -> c.getPackageName().matches("io\\.flash\\.\\w+\\.core(\\..*)?")
-            || NAMED_CORES.contains(c.getName()));
+    static final DescribedPredicate<JavaClass> A_CORE = describe("a core (a class in a service's core package)",
+            c -> c.getPackageName().matches("io\\.flash\\.\\w+\\.core(\\..*)?"));
 
     @Test
     void theModulesWereRead() {

@@ -1,10 +1,10 @@
 package io.flash.bench;
+import io.flash.ingest.core.validation.JobValidator;
+import io.flash.ingest.core.validation.Limits;
+import io.flash.ingest.core.validation.ValidationResult;
 
 import io.flash.common.client.JobClient;
 import io.flash.common.jobfile.JobFiles;
-import io.flash.ingest.validation.JobValidator;
-import io.flash.ingest.validation.Limits;
-import io.flash.ingest.validation.ValidationResult;
 import io.flash.planner.core.Shards;
 import io.flash.schema.*;
 import java.nio.file.Files;

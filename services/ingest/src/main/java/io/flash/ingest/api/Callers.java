@@ -1,8 +1,8 @@
 package io.flash.ingest.api;
 
-import io.flash.ingest.access.Access;
-import io.flash.ingest.access.Caller;
 import io.flash.ingest.app.IngestConfig;
+import io.flash.ingest.core.access.Access;
+import io.flash.ingest.core.access.Caller;
 import io.flash.ingest.view.JobViews;
 import io.quarkus.oidc.AccessTokenCredential;
 import io.quarkus.security.identity.SecurityIdentity;

@@ -1,7 +1,7 @@
 package io.flash.ingest.api;
 
-import io.flash.ingest.access.Access;
-import io.flash.ingest.access.Caller;
+import io.flash.ingest.core.access.Access;
+import io.flash.ingest.core.access.Caller;
 import io.flash.ingest.view.JobViews;
 import io.flash.schema.JobStatus;
 import io.flash.schema.TaskSummary;

@@ -3,10 +3,10 @@ package io.flash.ingest.api;
 import io.flash.common.client.JobClient;
 import io.flash.common.jobfile.JobFileException;
 import io.flash.common.jobfile.JobFiles;
-import io.flash.ingest.access.Access;
-import io.flash.ingest.access.Caller;
-import io.flash.ingest.intake.SubmissionProcessor;
-import io.flash.ingest.validation.ValidationResult;
+import io.flash.ingest.core.Intake;
+import io.flash.ingest.core.access.Access;
+import io.flash.ingest.core.access.Caller;
+import io.flash.ingest.core.validation.ValidationResult;
 import io.flash.ingest.view.JobViews;
 import io.flash.schema.JobState;
 import io.flash.schema.JobStatus;
@@ -16,7 +16,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.*;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -59,9 +58,9 @@ public class JobsResource {
     private final JobViews views;
     private final JobClient client;
     private final Callers callers;
-    private final SubmissionProcessor validation;
+    private final Intake validation;
 
-    public JobsResource(JobViews views, JobClient client, Callers callers, SubmissionProcessor validation) {
+    public JobsResource(JobViews views, JobClient client, Callers callers, Intake validation) {
         this.views = views;
         this.client = client;
         this.callers = callers;

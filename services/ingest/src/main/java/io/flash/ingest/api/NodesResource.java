@@ -1,6 +1,6 @@
 package io.flash.ingest.api;
 
-import io.flash.ingest.access.Caller;
+import io.flash.ingest.core.access.Caller;
 import io.flash.ingest.view.NodeViews;
 import io.flash.schema.NodeHeartbeat;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -9,7 +9,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -1,11 +1,10 @@
 package io.flash.ingest.api;
 
-import io.flash.ingest.access.TokenRefusals;
+import io.flash.ingest.core.access.TokenRefusals;
 import io.quarkus.security.AuthenticationFailedException;
 import jakarta.ws.rs.core.Response;
-import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
-
 import java.util.Map;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /**
  * A request whose bearer token does not verify gets 401 with the reason in words (expired, not

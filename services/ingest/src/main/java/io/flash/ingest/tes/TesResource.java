@@ -3,12 +3,12 @@ package io.flash.ingest.tes;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.flash.common.client.JobClient;
-import io.flash.ingest.access.Access;
-import io.flash.ingest.access.Caller;
 import io.flash.ingest.api.Callers;
 import io.flash.ingest.app.IngestConfig;
-import io.flash.ingest.intake.SubmissionProcessor;
-import io.flash.ingest.validation.ValidationResult;
+import io.flash.ingest.core.Intake;
+import io.flash.ingest.core.access.Access;
+import io.flash.ingest.core.access.Caller;
+import io.flash.ingest.core.validation.ValidationResult;
 import io.flash.ingest.view.JobViews;
 import io.flash.schema.FieldError;
 import io.flash.schema.JobStatus;
@@ -39,14 +39,14 @@ public class TesResource {
             "EXECUTOR_ERROR", "SYSTEM_ERROR", "CANCELED", "PREEMPTED", "CANCELING");
     private final ObjectMapper json = new ObjectMapper();
     private final JobViews views;
-    private final SubmissionProcessor validation;
+    private final Intake validation;
     private final JobClient client;
     private final String version;
     private final List<String> storage;
 
     private final Callers callers;
 
-    public TesResource(JobViews views, SubmissionProcessor validation, JobClient client, Callers callers,
+    public TesResource(JobViews views, Intake validation, JobClient client, Callers callers,
                        @ConfigProperty(name = "quarkus.application.version", defaultValue = "0.1.0") String version,
                        IngestConfig config) {
         List<String> storage = config.tes().storage();

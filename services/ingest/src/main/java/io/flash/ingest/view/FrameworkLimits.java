@@ -1,5 +1,6 @@
 package io.flash.ingest.view;
 
+import io.flash.ingest.core.validation.LargestNode;
 import io.flash.schema.Capacity;
 import io.flash.schema.FrameworkHeartbeat;
 import java.util.List;
@@ -12,10 +13,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * has reported, per dimension: what a single task can ever get.
  */
 public final class FrameworkLimits {
-
-    /** The largest node capacity, and which framework has it (for messages). */
-    public record Largest(Capacity capacity, String cpuFramework, String memoryFramework) {
-    }
 
     private final Map<String, FrameworkHeartbeat> shards = new ConcurrentHashMap<>();
 
@@ -30,7 +27,7 @@ public final class FrameworkLimits {
     }
 
     /** Empty until some framework reports a node: then limits are unknown and not enforced. */
-    public Optional<Largest> largest() {
+    public Optional<LargestNode> largest() {
         double cpu = 0;
         long memory = 0;
         int gpus = 0;
@@ -50,6 +47,6 @@ public final class FrameworkLimits {
                 memFw = hb.getFrameworkId();
             }
         }
-        return cpuFw == null ? Optional.empty() : Optional.of(new Largest(new Capacity(cpu, memory, disk, gpus), cpuFw, memFw));
+        return cpuFw == null ? Optional.empty() : Optional.of(new LargestNode(new Capacity(cpu, memory, disk, gpus), cpuFw, memFw));
     }
 }

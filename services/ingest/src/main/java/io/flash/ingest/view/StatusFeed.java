@@ -4,7 +4,6 @@ import io.flash.common.access.KafkaLogin;
 import io.flash.common.serde.RegistryValueSerdes;
 import io.flash.common.topics.FlashTopics;
 import io.flash.common.topics.TopicNames;
-import io.flash.ingest.app.IngestConfig;
 import io.flash.schema.FrameworkHeartbeat;
 import io.flash.schema.JobStatus;
 import io.flash.schema.NodeHeartbeat;
@@ -51,7 +50,7 @@ public class StatusFeed implements HealthCheck {
     private static final Logger LOG = Logger.getLogger(StatusFeed.class);
 
     @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap;
-    @Inject IngestConfig config;
+    @ConfigProperty(name = "flash.registry.url") String registryUrl;
 
     private final JobViews views = new JobViews();
     private final FrameworkLimits limits = new FrameworkLimits();
@@ -92,7 +91,7 @@ public class StatusFeed implements HealthCheck {
             Gauge.builder("flash.tasks", views, v -> v.unitsIn(state)).tag("state", state.name())
                     .description("tasks and shards in this state, as this instance's status view sees them").register(meters);
         }
-        FlashTopics topics = new FlashTopics(new RegistryValueSerdes(config.registry().url()));
+        FlashTopics topics = new FlashTopics(new RegistryValueSerdes(registryUrl));
         Deserializer<JobStatus> jobs = topics.jobsStatus.valueSerde().deserializer();
         Deserializer<TaskSummary> tasks = topics.tasksStatus.valueSerde().deserializer();
         Deserializer<FrameworkHeartbeat> frameworks = topics.frameworkHeartbeats.valueSerde().deserializer();

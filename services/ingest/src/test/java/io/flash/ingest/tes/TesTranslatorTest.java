@@ -1,16 +1,15 @@
 package io.flash.ingest.tes;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.flash.ingest.validation.JobValidator;
-import io.flash.ingest.validation.Limits;
-import io.flash.ingest.validation.ValidationResult;
+import io.flash.ingest.core.validation.JobValidator;
+import io.flash.ingest.core.validation.Limits;
+import io.flash.ingest.core.validation.ValidationResult;
 import io.flash.schema.JobSubmission;
 import io.flash.schema.TaskDefinition;
 import io.flash.schema.TaskSpec;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.*;
 

@@ -1,15 +1,14 @@
-package io.flash.ingest.intake;
+package io.flash.ingest.core;
 
 import io.flash.common.ids.JobIds;
-import io.flash.ingest.access.Caller;
-import io.flash.ingest.validation.JobValidator;
-import io.flash.ingest.validation.Limits;
+import io.flash.ingest.core.access.Caller;
+import io.flash.ingest.core.validation.JobValidator;
+import io.flash.ingest.core.validation.Limits;
 import io.flash.schema.*;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -100,7 +99,7 @@ class IntakeTest {
     void whateverTheDecoderThrowsBecomesARejectionNeverAnException() {
         List<Intake.Decoder> hostile = List.of(
                 bytes -> {
-                    throw new SubmissionDecoder.UnreadableSubmission("not Avro: the first byte is 0x7b, not the magic byte 0");
+                    throw new UnreadableSubmission("not Avro: the first byte is 0x7b, not the magic byte 0");
                 },
                 bytes -> {
                     throw new IllegalStateException("a bug in a library");

@@ -1,17 +1,17 @@
-package io.flash.ingest.intake;
+package io.flash.ingest.kafka;
 
 import io.flash.common.serde.DecodeFailures;
 import io.flash.common.serde.RegistryValueSerdes;
+import io.flash.ingest.core.UnreadableSubmission;
 import io.flash.schema.JobAccepted;
 import io.flash.schema.JobRejected;
 import io.flash.schema.JobSubmission;
+import java.time.Duration;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.jboss.logging.Logger;
-
-import java.time.Duration;
 
 /**
  * Ingest's registry work, on the worker thread that decides (never on the producer's thread):
@@ -25,13 +25,6 @@ import java.time.Duration;
 public final class SubmissionDecoder implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(SubmissionDecoder.class);
-
-    /** Thrown for a record that is not a JobSubmission; the message is the rejection reason. */
-    public static final class UnreadableSubmission extends Exception {
-        UnreadableSubmission(String message) {
-            super(message);
-        }
-    }
 
     /** Pauses between asks of a registry that did not answer: about 15 s in all. */
     private static final Duration[] REGISTRY_RETRIES = {Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(2),

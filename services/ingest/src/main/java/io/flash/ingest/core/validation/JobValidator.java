@@ -1,4 +1,4 @@
-package io.flash.ingest.validation;
+package io.flash.ingest.core.validation;
 
 import io.flash.common.store.ObjectLocation;
 import io.flash.common.units.Quantities;
@@ -32,7 +32,7 @@ public final class JobValidator {
 
     /** @param largest the largest node any framework reported, when one has */
     public ValidationResult validate(JobSubmission job, String jobId, String submissionId, long now,
-                                     Optional<FrameworkLimits.Largest> largest) {
+                                     Optional<LargestNode> largest) {
         List<FieldError> errors = new ArrayList<>();
         if (job.getName() == null || job.getName().isBlank()) {
             errors.add(error("name", "required: give the job a name"));

@@ -1,4 +1,4 @@
-package io.flash.ingest.access;
+package io.flash.ingest.core.access;
 
 import java.util.Locale;
 

@@ -1,4 +1,4 @@
-package io.flash.ingest.setup;
+package io.flash.ingest.app;
 
 import io.flash.common.setup.PlatformSetup;
 import io.flash.ingest.app.IngestConfig;

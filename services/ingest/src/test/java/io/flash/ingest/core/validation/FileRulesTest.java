@@ -1,13 +1,12 @@
-package io.flash.ingest.validation;
+package io.flash.ingest.core.validation;
 
-import io.flash.schema.FieldError;
 import io.flash.schema.Fetch;
+import io.flash.schema.FieldError;
 import io.flash.schema.Mount;
 import io.flash.schema.Upload;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,12 +1,13 @@
-package io.flash.ingest.intake;
+package io.flash.ingest.core;
 
 import io.flash.common.client.JobClient;
 import io.flash.common.deadletter.DeadLetters;
 import io.flash.common.ids.JobIds;
-import io.flash.ingest.access.Access;
-import io.flash.ingest.access.Caller;
-import io.flash.ingest.validation.JobValidator;
-import io.flash.ingest.validation.ValidationResult;
+import io.flash.ingest.core.access.Access;
+import io.flash.ingest.core.access.Caller;
+import io.flash.ingest.core.validation.JobValidator;
+import io.flash.ingest.core.validation.LargestNode;
+import io.flash.ingest.core.validation.ValidationResult;
 import io.flash.ingest.view.FrameworkLimits;
 import io.flash.schema.FieldError;
 import io.flash.schema.JobAccepted;
@@ -20,7 +21,7 @@ import java.util.function.Supplier;
 /**
  * The ingest topic's decision, with no messaging types: every record — whatever its bytes, whatever
  * the decoder or validator throws, an {@code Error} included — ends as exactly one acceptance or one
- * rejection that names the field and the reason. {@link SubmissionProcessor} adapts it to its channel.
+ * rejection that names the field and the reason. The Kafka adapter (SubmissionProcessor) and the HTTP and TES doors use it.
  */
 public final class Intake {
 
@@ -52,7 +53,7 @@ public final class Intake {
     /** Reads a record's bytes as a submission (the registry's decoder in production). */
     @FunctionalInterface
     public interface Decoder {
-        JobSubmission decode(byte[] payload) throws SubmissionDecoder.UnreadableSubmission, InterruptedException;
+        JobSubmission decode(byte[] payload) throws UnreadableSubmission, InterruptedException;
     }
 
     /** One record's outcome: an acceptance keyed by its job id, or a rejection keyed by its submission id. */
@@ -71,11 +72,11 @@ public final class Intake {
 
     private final JobValidator validator;
     private final int maxSpecBytes;
-    private final Supplier<Optional<FrameworkLimits.Largest>> largestNode;
+    private final Supplier<Optional<LargestNode>> largestNode;
     private final boolean ownerScoped;
 
     /** @param ownerScoped the secure mode: a submission id names a job of its owner only ({@link JobIds#forSubmission(String, String)}) */
-    public Intake(JobValidator validator, int maxSpecBytes, Supplier<Optional<FrameworkLimits.Largest>> largestNode, boolean ownerScoped) {
+    public Intake(JobValidator validator, int maxSpecBytes, Supplier<Optional<LargestNode>> largestNode, boolean ownerScoped) {
         this.validator = validator;
         this.maxSpecBytes = maxSpecBytes;
         this.largestNode = largestNode;
@@ -130,7 +131,7 @@ public final class Intake {
         JobSubmission submission;
         try {
             submission = decoder.decode(payload);
-        } catch (SubmissionDecoder.UnreadableSubmission e) {
+        } catch (UnreadableSubmission e) {
             return reject(from, key, null, List.of(new FieldError("(record)", e.getMessage())), now);
         }
         String submissionId = submission.getSubmissionId() != null && !submission.getSubmissionId().isBlank()

@@ -1,4 +1,4 @@
-package io.flash.ingest.validation;
+package io.flash.ingest.core.validation;
 
 import io.flash.common.store.Globs;
 import io.flash.common.store.ObjectLocation;

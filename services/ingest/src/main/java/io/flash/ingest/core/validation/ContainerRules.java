@@ -1,7 +1,6 @@
-package io.flash.ingest.validation;
+package io.flash.ingest.core.validation;
 
 import io.flash.schema.FieldError;
-
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;

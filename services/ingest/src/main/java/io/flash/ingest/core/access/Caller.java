@@ -1,4 +1,6 @@
-package io.flash.ingest.access;
+package io.flash.ingest.core.access;
+
+
 
 /**
  * Who is asking: the authenticated identity (its name from the token's {@code preferred_username}),

@@ -1,7 +1,6 @@
-package io.flash.ingest.validation;
+package io.flash.ingest.core.validation;
 
 import io.flash.schema.TaskDefinition;
-
 import java.util.*;
 
 /** The dependency cycle of a job's tasks, if it has one: a DAG it must be. */

@@ -1,8 +1,7 @@
-package io.flash.ingest.validation;
+package io.flash.ingest.core.validation;
 
 import io.flash.schema.FieldError;
 import io.flash.schema.JobAccepted;
-
 import java.util.List;
 
 /** Either the normalised job or every reason it was refused. */

@@ -1,13 +1,12 @@
-package io.flash.ingest.intake;
+package io.flash.ingest.core;
 
 import io.flash.schema.JobSubmission;
-import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.EncoderFactory;
-import org.apache.avro.specific.SpecificDatumWriter;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumWriter;
 
 /** How many bytes a submission is on {@code flash.jobs.submitted}: what ingest's size limit counts. */
 public final class SpecBytes {

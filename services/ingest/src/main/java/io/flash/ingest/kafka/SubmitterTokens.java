@@ -1,9 +1,10 @@
-package io.flash.ingest.intake;
+package io.flash.ingest.kafka;
 
 import io.flash.common.client.JobClient;
-import io.flash.ingest.access.Caller;
-import io.flash.ingest.access.TokenRefusals;
 import io.flash.ingest.app.IngestConfig;
+import io.flash.ingest.core.Intake;
+import io.flash.ingest.core.access.Caller;
+import io.flash.ingest.core.access.TokenRefusals;
 import io.quarkus.oidc.AccessTokenCredential;
 import io.quarkus.oidc.TenantIdentityProvider;
 import io.quarkus.security.identity.SecurityIdentity;

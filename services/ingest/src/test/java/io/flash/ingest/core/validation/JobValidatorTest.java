@@ -1,9 +1,8 @@
-package io.flash.ingest.validation;
+package io.flash.ingest.core.validation;
 
 import io.flash.schema.*;
-import org.junit.jupiter.api.Test;
-
 import java.util.*;
+import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -136,7 +135,7 @@ class JobValidatorTest {
 
     @Test
     void resourcesBeyondTheLargestNodeAreRejectedWhenKnown() {
-        var largest = java.util.Optional.of(new io.flash.ingest.view.FrameworkLimits.Largest(
+        var largest = Optional.of(new LargestNode(
                 new Capacity(8.0, 16L << 30, 0L, 0), "ecs-big", "ecs-big"));
         ValidationResult result = validator.validate(job(task("a").setResources(ResourceRequest.newBuilder()
                 .setCpu(16.0).setMemory("32Gi").build())), "j", "s", 0L, largest);

@@ -1,20 +1,14 @@
-package io.flash.ingest.intake;
+package io.flash.ingest.kafka;
 
 import io.flash.common.topics.TopicNames;
-import io.flash.common.units.Quantities;
 import io.flash.ingest.app.IngestConfig;
-import io.flash.ingest.validation.JobValidator;
-import io.flash.ingest.validation.Limits;
-import io.flash.ingest.validation.ValidationResult;
-import io.flash.ingest.view.FrameworkLimits;
-import io.flash.schema.JobSubmission;
+import io.flash.ingest.core.Intake;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.apache.avro.specific.SpecificRecord;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.Outgoing;
@@ -35,21 +29,10 @@ public class SubmissionProcessor {
     private final Intake intake;
     private final SubmitterTokens submitters;
 
-    public SubmissionProcessor(FrameworkLimits frameworkLimits, SubmitterTokens submitters,
-                               IngestConfig config,
-                               @ConfigProperty(name = "quarkus.oidc.tenant-enabled") boolean secure) {
+    public SubmissionProcessor(Intake intake, SubmitterTokens submitters, IngestConfig config) {
         this.decoder = new SubmissionDecoder(config.registry().url());
         this.submitters = submitters;
-        Limits defaults = Limits.defaults();
-        IngestConfig.Ingest ingest = config.ingest();
-        Limits limits = new Limits(ingest.maxTasks(), ingest.maxCpu(), Quantities.bytes(config.memory().maxTask()), defaults.maxAttempts(),
-                defaults.defaultCpu(), defaults.defaultMemoryBytes(), ingest.maxShards(), ingest.maxSpecBytes());
-        this.intake = new Intake(new JobValidator(limits), ingest.maxSpecBytes(), frameworkLimits::largest, secure);
-    }
-
-    /** The decision this processor would take on the submission, for a door that must answer at once (TES). */
-    public ValidationResult check(JobSubmission submission, String submissionId, long now) {
-        return intake.check(submission, submissionId, now);
+        this.intake = intake;
     }
 
     /**

@@ -1,4 +1,6 @@
-package io.flash.ingest.access;
+package io.flash.ingest.core.access;
+
+
 
 /**
  * Who may do what with a job: its owner and an admin may read, list and cancel it (and, as those
