@@ -1,7 +1,7 @@
 package io.flash.planner.app;
 
+import io.flash.common.settings.RegistrySettings;
 import io.smallrye.config.ConfigMapping;
-
 import java.time.Duration;
 
 /**
@@ -11,16 +11,11 @@ import java.time.Duration;
 @ConfigMapping(prefix = "flash")
 public interface PlannerConfig {
 
-    Registry registry();
+    RegistrySettings registry();
 
     Planner planner();
 
     Memory memory();
-
-    interface Registry {
-        /** The schema registry (FLASH_REGISTRY_URL). */
-        String url();
-    }
 
     interface Planner {
         /** Attempts lost to the platform (node, framework, engine) a task may spend besides its own maxAttempts. */

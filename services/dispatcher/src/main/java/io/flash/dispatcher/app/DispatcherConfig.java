@@ -1,7 +1,7 @@
 package io.flash.dispatcher.app;
 
+import io.flash.common.settings.RegistrySettings;
 import io.smallrye.config.ConfigMapping;
-
 import java.time.Duration;
 
 /**
@@ -11,14 +11,9 @@ import java.time.Duration;
 @ConfigMapping(prefix = "flash")
 public interface DispatcherConfig {
 
-    Registry registry();
+    RegistrySettings registry();
 
     Dispatcher dispatcher();
-
-    interface Registry {
-        /** The schema registry (FLASH_REGISTRY_URL). */
-        String url();
-    }
 
     interface Dispatcher {
         /** A framework shard whose newest heartbeat is older than this is down: nothing new goes to it. */

@@ -1,5 +1,6 @@
 package io.flash.executor.app;
 
+import io.flash.common.settings.RegistrySettings;
 import io.smallrye.config.ConfigMapping;
 import java.time.Duration;
 import java.util.Optional;
@@ -12,7 +13,7 @@ import java.util.Optional;
 @ConfigMapping(prefix = "flash")
 public interface ExecutorConfig {
 
-    Registry registry();
+    RegistrySettings registry();
 
     Framework framework();
 
@@ -23,11 +24,6 @@ public interface ExecutorConfig {
     Sim sim();
 
     Docker docker();
-
-    interface Registry {
-        /** The schema registry. */
-        String url();
-    }
 
     interface Framework {
         /** The framework whose node this is. */

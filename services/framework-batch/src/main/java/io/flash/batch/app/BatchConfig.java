@@ -1,7 +1,8 @@
 package io.flash.batch.app;
 
+import io.flash.common.settings.FrameworkSettings;
+import io.flash.common.settings.RegistrySettings;
 import io.smallrye.config.ConfigMapping;
-
 import java.time.Duration;
 import java.util.Optional;
 
@@ -12,39 +13,11 @@ import java.util.Optional;
 @ConfigMapping(prefix = "flash")
 public interface BatchConfig {
 
-    Registry registry();
+    RegistrySettings registry();
 
-    Framework framework();
+    FrameworkSettings framework();
 
     Batch batch();
-
-    interface Registry {
-        /** The schema registry (FLASH_REGISTRY_URL). */
-        String url();
-    }
-
-    interface Framework {
-        /** The framework's name: its topics are flash.fw.&lt;id&gt;.* (FLASH_FRAMEWORK_ID). */
-        String id();
-
-        /** Scheduling shards: partitions of its tasks topic, when it creates it. */
-        int shards();
-
-        /** Partitions of its assignments topic, when it creates it. */
-        int assignmentPartitions();
-
-        /** How often a shard polls the cluster and heartbeats. */
-        Duration tick();
-
-        /** Dispatched but unsubmitted attempts one shard accepts (back-pressure to the dispatcher). */
-        int acceptLimit();
-
-        /** A shard that did not tick for longer reports what it had not submitted instead of submitting it. */
-        Duration fenceAfterAbsence();
-
-        /** Whether this build creates the framework's topics on start (a build-time setting). */
-        boolean createsTopics();
-    }
 
     interface Batch {
         /** The cluster's kind: slurm, or gridengine (sge) (FLASH_BATCH_CLUSTER). */

@@ -7,6 +7,7 @@ import io.flash.batch.cluster.Slurm;
 import io.flash.batch.core.BatchSettings;
 import io.flash.batch.kafka.BatchTopology;
 import io.flash.common.serde.RegistryValueSerdes;
+import io.flash.common.settings.FrameworkSettings;
 import io.flash.common.streams.StuckThreadWatch;
 import io.flash.common.topics.FlashTopics;
 import io.flash.schema.DiskType;
@@ -26,7 +27,7 @@ public class BatchStreams {
 
     @Produces
     Topology topology(BatchConfig config) {
-        BatchConfig.Framework fw = config.framework();
+        FrameworkSettings fw = config.framework();
         BatchConfig.Batch batch = config.batch();
         JobScripts scripts = new JobScripts(fw.id(), Path.of(batch.workRoot()), batch.pidsPerCpu());
         BatchSettings settings = new BatchSettings(fw.id(), fw.acceptLimit(), batch.forgetAfter(), fw.fenceAfterAbsence(),

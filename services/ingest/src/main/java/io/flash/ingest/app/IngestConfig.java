@@ -1,7 +1,7 @@
 package io.flash.ingest.app;
 
+import io.flash.common.settings.RegistrySettings;
 import io.smallrye.config.ConfigMapping;
-
 import java.util.List;
 import java.util.Optional;
 
@@ -13,7 +13,7 @@ import java.util.Optional;
 @ConfigMapping(prefix = "flash")
 public interface IngestConfig {
 
-    Registry registry();
+    RegistrySettings registry();
 
     Ingest ingest();
 
@@ -26,11 +26,6 @@ public interface IngestConfig {
     Console console();
 
     Topics topics();
-
-    interface Registry {
-        /** The schema registry. */
-        String url();
-    }
 
     /** What one job may ask for: larger ones are refused, naming the limit. */
     interface Ingest {
