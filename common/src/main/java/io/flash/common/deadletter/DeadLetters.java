@@ -1,9 +1,9 @@
 package io.flash.common.deadletter;
 
+import io.flash.common.errors.RootCause;
 import io.flash.common.topics.TopicNames;
-import org.apache.kafka.clients.producer.ProducerRecord;
-
 import java.nio.charset.StandardCharsets;
+import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * The one shape of a record set aside on {@code flash.dead-letter}: the original key and value bytes
@@ -38,11 +38,6 @@ public final class DeadLetters {
 
     /** The innermost message of a failure, for a reason a user can read. */
     public static String rootMessage(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-        }
-        String message = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage().strip();
-        return message.length() > 300 ? message.substring(0, 300) + "…" : message;
+        return RootCause.message(e);
     }
 }

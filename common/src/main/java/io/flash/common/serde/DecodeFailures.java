@@ -1,7 +1,7 @@
 package io.flash.common.serde;
 
 import io.apicurio.registry.rest.client.models.ProblemDetails;
-import io.flash.common.deadletter.DeadLetters;
+import io.flash.common.errors.RootCause;
 import java.io.IOException;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
@@ -51,7 +51,7 @@ public final class DecodeFailures {
             return "the schema registry answered " + problem.getStatus() + " for schema " + id + ": "
                     + (problem.getDetail() != null ? problem.getDetail() : problem.getTitle());
         }
-        return "value could not be decoded as Avro with schema " + id + ": " + DeadLetters.rootMessage(e);
+        return "value could not be decoded as Avro with schema " + id + ": " + RootCause.message(e);
     }
 
     /**

@@ -13,7 +13,6 @@ import io.flash.schema.NodeHeartbeat;
 import io.flash.schema.UsageSample;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;

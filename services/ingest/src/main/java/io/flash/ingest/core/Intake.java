@@ -8,7 +8,6 @@ import io.flash.ingest.core.access.Caller;
 import io.flash.ingest.core.validation.JobValidator;
 import io.flash.ingest.core.validation.LargestNode;
 import io.flash.ingest.core.validation.ValidationResult;
-import io.flash.ingest.view.FrameworkLimits;
 import io.flash.schema.FieldError;
 import io.flash.schema.JobAccepted;
 import io.flash.schema.JobRejected;

@@ -2,7 +2,6 @@ package io.flash.ingest.core.validation;
 
 import io.flash.common.store.ObjectLocation;
 import io.flash.common.units.Quantities;
-import io.flash.ingest.view.FrameworkLimits;
 import io.flash.schema.*;
 import java.util.*;
 import java.util.regex.Pattern;
