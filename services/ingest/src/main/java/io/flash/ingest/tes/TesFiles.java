@@ -45,7 +45,17 @@ final class TesFiles {
             String v = absolute(volumes.get(i), "volumes[" + i + "]", errors);
             if (v != null) writable.add(v);
         }
-        List<TesModel.Output> outputs = task.outputs() == null ? List.of() : task.outputs();
+        List<Upload> uploads = uploads(task.outputs() == null ? List.of() : task.outputs(), writable, errors);
+        writable.addAll(streamDirectories(task.executors() == null ? List.of() : task.executors(), errors));
+        List<String> roots = outermost(writable);
+        List<Mount> mounts = new ArrayList<>();
+        for (String dir : roots) mounts.add(new Mount(dir, mirror(dir), false));
+        List<Fetch> fetches = fetches(task.inputs() == null ? List.of() : task.inputs(), roots, mounts, errors);
+        return new Plan(mounts, fetches, uploads);
+    }
+
+    /** Each output as an upload from the mirror; the directory it is written in becomes writable. */
+    private static List<Upload> uploads(List<TesModel.Output> outputs, List<String> writable, List<String> errors) {
         List<Upload> uploads = new ArrayList<>();
         for (int i = 0; i < outputs.size(); i++) {
             TesModel.Output o = outputs.get(i);
@@ -74,7 +84,12 @@ final class TesFiles {
             writable.add(glob ? beforeWildcards(path) : "DIRECTORY".equals(o.type()) ? path : parent(path));
             uploads.add(new Upload(glob ? MIRROR + path : mirror(path), o.url().strip(), prefix, path));
         }
-        List<TesModel.Executor> executors = task.executors() == null ? List.of() : task.executors();
+        return uploads;
+    }
+
+    /** The directories the executors' stdout and stderr files are written in. */
+    private static List<String> streamDirectories(List<TesModel.Executor> executors, List<String> errors) {
+        List<String> directories = new ArrayList<>();
         for (int i = 0; i < executors.size(); i++) {
             TesModel.Executor e = executors.get(i);
             if (e == null) continue;
@@ -82,14 +97,15 @@ final class TesFiles {
                 String target = stream.equals("stdout") ? e.stdout() : e.stderr();
                 if (target == null) continue;
                 String path = absolute(target, "executors[" + i + "]." + stream, errors);
-                if (path != null) writable.add(parent(path));
+                if (path != null) directories.add(parent(path));
             }
         }
-        List<String> roots = outermost(writable);
-        List<Mount> mounts = new ArrayList<>();
-        for (String dir : roots) mounts.add(new Mount(dir, mirror(dir), false));
+        return directories;
+    }
+
+    /** Each input as a fetch into the mirror (inline content within the limit); one outside every writable root is mounted read-only. */
+    private static List<Fetch> fetches(List<TesModel.Input> inputs, List<String> roots, List<Mount> mounts, List<String> errors) {
         List<Fetch> fetches = new ArrayList<>();
-        List<TesModel.Input> inputs = task.inputs() == null ? List.of() : task.inputs();
         long contentBytes = 0;
         for (int i = 0; i < inputs.size(); i++) {
             TesModel.Input in = inputs.get(i);
@@ -120,7 +136,7 @@ final class TesFiles {
             }
             if (under(path, roots) == null) mounts.add(new Mount(path, mirror(path), true));
         }
-        return new Plan(mounts, fetches, uploads);
+        return fetches;
     }
 
     /**

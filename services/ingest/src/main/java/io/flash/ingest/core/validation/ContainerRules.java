@@ -1,6 +1,7 @@
 package io.flash.ingest.core.validation;
 
 import io.flash.schema.FieldError;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -22,7 +23,43 @@ final class ContainerRules {
     /** The distribution spec lets registries refuse more than 255 characters of [host[:port]/]name. */
     static final int MAX_IMAGE_NAME_CHARS = 255;
 
+    // [registry[:port]/]path[:tag][@sha256:digest], lower-case path components as Docker requires.
+    private static final Pattern IMAGE = Pattern.compile(
+            "(?:[a-zA-Z0-9.-]+(?::[0-9]+)?/)?[a-z0-9]+(?:[._-][a-z0-9]+)*(?:/[a-z0-9]+(?:[._-][a-z0-9]+)*)*"
+                    + "(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(?:@sha256:[a-f0-9]{64})?");
+
     private ContainerRules() {
+    }
+
+    /** The image reference, checked: required, printable, a valid [registry/]name[:tag][@sha256:digest]. */
+    static String checkedImage(String raw, String field, List<FieldError> errors) {
+        String image = raw == null ? "" : raw;
+        int before = errors.size();
+        image(raw, field, errors);
+        if (image.isBlank()) {
+            errors.add(Reasons.error(field, "required: the container image to run, e.g. flash/shell:1"));
+        } else if (errors.size() == before && !IMAGE.matcher(image).matches()) {
+            errors.add(Reasons.error(field, "'" + image + "' is not a valid image reference (expected [registry/]name[:tag][@sha256:digest], lower-case name)"));
+        }
+        return image;
+    }
+
+    /** The program and its arguments: an argv list, or a command line for /bin/sh -c; exactly one of them. */
+    static List<String> argv(List<String> command, String shell, String field, List<FieldError> errors) {
+        List<String> argv = new ArrayList<>();
+        boolean hasArgv = command != null && !command.isEmpty();
+        boolean hasShell = shell != null && !shell.isBlank();
+        if (hasArgv && hasShell) {
+            errors.add(Reasons.error(field, "give either command (argv list) or shell (a command line), not both"));
+        } else if (hasShell) {
+            argv.addAll(List.of("/bin/sh", "-c", shell));
+        } else if (hasArgv && !command.get(0).isBlank()) {
+            argv.addAll(command);
+        } else {
+            errors.add(Reasons.error(field, "empty: give command (an argv list) or shell (a command line run with /bin/sh -c)"));
+        }
+        command(command, shell, field, errors);
+        return argv;
     }
 
     static void image(String raw, String field, List<FieldError> errors) {

@@ -14,11 +14,6 @@ import java.util.regex.Pattern;
 public final class JobValidator {
 
     private static final Pattern TASK_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]{0,62}");
-    // [registry[:port]/]path[:tag][@sha256:digest], lower-case path components as Docker requires.
-    private static final Pattern IMAGE = Pattern.compile(
-            "(?:[a-zA-Z0-9.-]+(?::[0-9]+)?/)?[a-z0-9]+(?:[._-][a-z0-9]+)*(?:/[a-z0-9]+(?:[._-][a-z0-9]+)*)*"
-                    + "(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(?:@sha256:[a-f0-9]{64})?");
-
     private final Limits limits;
 
     public JobValidator(Limits limits) {
@@ -36,62 +31,22 @@ public final class JobValidator {
         if (job.getName() == null || job.getName().isBlank()) {
             errors.add(error("name", "required: give the job a name"));
         }
-        FailureMode failureMode = FailureMode.STOP;
-        if (job.getFailureMode() != null && !job.getFailureMode().isBlank()) {
-            switch (job.getFailureMode().trim().toLowerCase(Locale.ROOT)) {
-                case "stop" -> failureMode = FailureMode.STOP;
-                case "continue" -> failureMode = FailureMode.CONTINUE;
-                default -> errors.add(error("failureMode", "'" + job.getFailureMode() + "' is not one of stop, continue"));
-            }
-        }
-        String store = null;
-        if (job.getStore() != null && !job.getStore().isBlank()) {
-            try {
-                store = ObjectLocation.parsePrefix(job.getStore().strip()).toString();
-            } catch (IllegalArgumentException e) {
-                errors.add(error("store", e.getMessage()));
-            }
-        }
+        FailureMode failureMode = failureMode(job.getFailureMode(), errors);
+        String store = store(job.getStore(), errors);
         List<TaskSpec> specs = job.getTasks() == null ? List.of() : job.getTasks();
         if (specs.isEmpty()) {
             errors.add(error("tasks", "a job needs at least one task"));
         } else if (specs.size() > limits.maxTasks()) {
             errors.add(error("tasks", specs.size() + " tasks is more than the limit of " + limits.maxTasks()));
         }
-        Map<String, Integer> indexByName = new HashMap<>();
-        for (int i = 0; i < specs.size(); i++) {
-            String name = specs.get(i).getName();
-            if (name == null || !TASK_NAME.matcher(name).matches()) {
-                errors.add(error("tasks[" + i + "].name", "'" + name + "' is not a task name: use 1-63 letters, digits, '-' or '_', starting with a letter or digit"));
-            } else if (indexByName.putIfAbsent(name, i) != null) {
-                errors.add(error("tasks[" + i + "].name", "duplicate task name '" + name + "' (also tasks[" + indexByName.get(name) + "])"));
-            }
-        }
+        Map<String, Integer> indexByName = taskNames(specs, errors);
         List<TaskDefinition> tasks = new ArrayList<>();
         for (int i = 0; i < specs.size(); i++) {
             TaskDefinition task = task(specs.get(i), "tasks[" + i + "].", indexByName, errors);
             task.setStore(store);
             tasks.add(task);
             String path = "tasks[" + i + "].resources.";
-            largest.ifPresent(l -> {
-                if (task.getResources().getCpu() > l.capacity().getCpu() + 1e-9) {
-                    errors.add(error(path + "cpu", task.getResources().getCpu() + " cores is more than any node offers (largest: "
-                            + l.capacity().getCpu() + " cores, on " + l.cpuFramework() + ")"));
-                }
-                if (task.getResources().getDiskBytes() > l.capacity().getDiskBytes()) {
-                    errors.add(error(path + "disk", Quantities.format(task.getResources().getDiskBytes()) + " of disk is more than any "
-                            + "node offers (largest: " + Quantities.format(l.capacity().getDiskBytes()) + ")"));
-                }
-                if (task.getResources().getGpus() > l.capacity().getGpus()) {
-                    errors.add(error(path + "gpus", task.getResources().getGpus() + " GPUs is more than any node offers (largest: "
-                            + l.capacity().getGpus() + ")"));
-                }
-                if (task.getResources().getMemoryBytes() > l.capacity().getMemoryBytes()) {
-                    errors.add(error(path + "memory", Quantities.format(task.getResources().getMemoryBytes())
-                            + " is more than any node offers (largest: " + Quantities.format(l.capacity().getMemoryBytes())
-                            + ", on " + l.memoryFramework() + ")"));
-                }
-            });
+            largest.ifPresent(l -> ResourceRules.fitsLargest(task.getResources(), l, path, errors));
         }
         if (errors.isEmpty()) {
             DependencyCycles.find(tasks).ifPresent(cycle -> errors.add(error(
@@ -115,118 +70,56 @@ public final class JobValidator {
                 .build());
     }
 
+    private static FailureMode failureMode(String given, List<FieldError> errors) {
+        if (given == null || given.isBlank()) return FailureMode.STOP;
+        return switch (given.trim().toLowerCase(Locale.ROOT)) {
+            case "stop" -> FailureMode.STOP;
+            case "continue" -> FailureMode.CONTINUE;
+            default -> {
+                errors.add(error("failureMode", "'" + given + "' is not one of stop, continue"));
+                yield FailureMode.STOP;
+            }
+        };
+    }
+
+    /** The job's object store prefix (s3://bucket/prefix), normalised, or null for none. */
+    private static String store(String given, List<FieldError> errors) {
+        if (given == null || given.isBlank()) return null;
+        try {
+            return ObjectLocation.parsePrefix(given.strip()).toString();
+        } catch (IllegalArgumentException e) {
+            errors.add(error("store", e.getMessage()));
+            return null;
+        }
+    }
+
+    /** Each valid, unique task name and its index. */
+    private static Map<String, Integer> taskNames(List<TaskSpec> specs, List<FieldError> errors) {
+        Map<String, Integer> indexByName = new HashMap<>();
+        for (int i = 0; i < specs.size(); i++) {
+            String name = specs.get(i).getName();
+            if (name == null || !TASK_NAME.matcher(name).matches()) {
+                errors.add(error("tasks[" + i + "].name", "'" + name + "' is not a task name: use 1-63 letters, digits, '-' or '_', starting with a letter or digit"));
+            } else if (indexByName.putIfAbsent(name, i) != null) {
+                errors.add(error("tasks[" + i + "].name", "duplicate task name '" + name + "' (also tasks[" + indexByName.get(name) + "])"));
+            }
+        }
+        return indexByName;
+    }
+
+    /** One task, section by section (ContainerRules, ResourceRules, RunRules, FileRules), into its normalised definition. */
     private TaskDefinition task(TaskSpec spec, String path, Map<String, Integer> names, List<FieldError> errors) {
-        String image = spec.getImage() == null ? "" : spec.getImage();
-        int before = errors.size();
-        ContainerRules.image(spec.getImage(), path + "image", errors);
-        if (image.isBlank()) {
-            errors.add(error(path + "image", "required: the container image to run, e.g. flash/shell:1"));
-        } else if (errors.size() == before && !IMAGE.matcher(image).matches()) {
-            errors.add(error(path + "image", "'" + image + "' is not a valid image reference (expected [registry/]name[:tag][@sha256:digest], lower-case name)"));
-        }
-        List<String> command = new ArrayList<>();
-        boolean hasArgv = spec.getCommand() != null && !spec.getCommand().isEmpty();
-        boolean hasShell = spec.getShell() != null && !spec.getShell().isBlank();
-        if (hasArgv && hasShell) {
-            errors.add(error(path + "command", "give either command (argv list) or shell (a command line), not both"));
-        } else if (hasShell) {
-            command.addAll(List.of("/bin/sh", "-c", spec.getShell()));
-        } else if (hasArgv && !spec.getCommand().get(0).isBlank()) {
-            command.addAll(spec.getCommand());
-        } else {
-            errors.add(error(path + "command", "empty: give command (an argv list) or shell (a command line run with /bin/sh -c)"));
-        }
-        ContainerRules.command(spec.getCommand(), spec.getShell(), path + "command", errors);
+        String image = ContainerRules.checkedImage(spec.getImage(), path + "image", errors);
+        List<String> command = ContainerRules.argv(spec.getCommand(), spec.getShell(), path + "command", errors);
         ContainerRules.env(spec.getEnv(), path + "env", errors);
         ContainerRules.workdir(spec.getWorkdir(), path + "workdir", errors);
-
-        ResourceRequest req = spec.getResources() == null ? new ResourceRequest() : spec.getResources();
-        double cpu = limits.defaultCpu();
-        if (req.getCpu() != null) {
-            cpu = req.getCpu();
-            if (!(cpu > 0)) {
-                errors.add(error(path + "resources.cpu", cpu + " cores: must be more than 0 (fractions such as 0.5 are fine)"));
-            } else if (cpu > limits.maxCpu()) {
-                errors.add(error(path + "resources.cpu", cpu + " cores is more than the limit of " + limits.maxCpu()));
-            }
-        }
-        long memory = limits.defaultMemoryBytes();
-        if (req.getMemory() != null) {
-            try {
-                memory = Quantities.bytes(req.getMemory());
-                if (memory < Limits.MIN_MEMORY_BYTES) {
-                    errors.add(error(path + "resources.memory", "'" + req.getMemory() + "' is " + memory
-                            + " bytes, below the minimum of 4Mi; did you mean " + req.getMemory().trim() + "Mi?"));
-                } else if (memory > limits.maxMemoryBytes()) {
-                    errors.add(error(path + "resources.memory", "'" + req.getMemory() + "' is more than the limit of "
-                            + Quantities.format(limits.maxMemoryBytes())));
-                }
-            } catch (IllegalArgumentException e) {
-                errors.add(error(path + "resources.memory", e.getMessage()));
-            }
-        }
-        long disk = 0;
-        if (req.getDisk() != null) {
-            try {
-                disk = Quantities.bytes(req.getDisk());
-            } catch (IllegalArgumentException e) {
-                errors.add(error(path + "resources.disk", e.getMessage()));
-            }
-        }
-        DiskType diskType = DiskType.ANY;
-        if (req.getDiskType() != null) {
-            try {
-                diskType = DiskType.valueOf(req.getDiskType().trim().toUpperCase(Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                errors.add(error(path + "resources.diskType", "'" + req.getDiskType() + "' is not one of ssd, hdd, any"));
-            }
-        }
-        boolean requireLocality = false;
-        if (spec.getLocality() != null && !spec.getLocality().isBlank()) {
-            switch (spec.getLocality().trim().toLowerCase(Locale.ROOT)) {
-                case "required" -> requireLocality = true;
-                case "preferred" -> requireLocality = false;
-                default -> errors.add(error(path + "locality", "'" + spec.getLocality() + "' is not one of preferred, required"));
-            }
-        }
-        NetworkMode network = NetworkMode.NONE;
-        if (req.getNetwork() != null) {
-            try {
-                network = NetworkMode.valueOf(req.getNetwork().trim().toUpperCase(Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                errors.add(error(path + "resources.network", "'" + req.getNetwork() + "' is not one of none, bridge"));
-            }
-        }
-        int gpus = req.getGpus() == null ? 0 : req.getGpus();
-        if (gpus < 0 || gpus > Limits.MAX_GPUS) {
-            errors.add(error(path + "resources.gpus", gpus + ": must be between 0 and " + Limits.MAX_GPUS));
-        }
-        int maxAttempts = spec.getMaxAttempts() == null ? 1 : spec.getMaxAttempts();
-        if (maxAttempts < 1 || maxAttempts > limits.maxAttempts()) {
-            errors.add(error(path + "maxAttempts", maxAttempts + ": must be between 1 and " + limits.maxAttempts()));
-        }
-        Long timeout = null;
-        if (spec.getTimeout() != null) {
-            try {
-                timeout = Quantities.seconds(spec.getTimeout());
-                if (timeout < 1) {
-                    errors.add(error(path + "timeout", "'" + spec.getTimeout() + "' is no time at all: give at least 1s, "
-                            + "or leave timeout out for none"));
-                }
-            } catch (IllegalArgumentException e) {
-                errors.add(error(path + "timeout", e.getMessage()));
-            }
-        }
-        Long backoff = 0L;
-        if (spec.getBackoff() != null) {
-            try {
-                backoff = Quantities.seconds(spec.getBackoff());
-            } catch (IllegalArgumentException e) {
-                errors.add(error(path + "backoff", e.getMessage()));
-            }
-        }
-        checkExitCodes(spec.getRetryOnExitCodes(), path + "retryOnExitCodes", errors);
-        checkExitCodes(spec.getFailOnExitCodes(), path + "failOnExitCodes", errors);
+        ResourceRules.Resources resources = ResourceRules.resources(spec.getResources(), limits, path, errors);
+        boolean requireLocality = RunRules.requireLocality(spec.getLocality(), path, errors);
+        int maxAttempts = RunRules.maxAttempts(spec.getMaxAttempts(), limits, path, errors);
+        Long timeout = RunRules.timeout(spec.getTimeout(), path, errors);
+        long backoff = RunRules.backoff(spec.getBackoff(), path, errors);
+        RunRules.exitCodes(spec.getRetryOnExitCodes(), path + "retryOnExitCodes", errors);
+        RunRules.exitCodes(spec.getFailOnExitCodes(), path + "failOnExitCodes", errors);
         Scatter scatter = spec.getScatter() == null ? null : scatter(spec.getScatter(), path + "scatter", errors);
         Stream stream = spec.getStream() == null ? null : stream(spec.getStream(), path + "stream", errors);
         if (stream != null && scatter != null) {
@@ -234,27 +127,19 @@ public final class JobValidator {
         }
         List<String> outputs = workspacePaths(spec.getOutputs(), path + "outputs", false, errors);
         List<String> inputs = workspacePaths(spec.getInputs(), path + "inputs", true, errors);
-        List<String> deps = spec.getDependsOn() == null ? List.of() : spec.getDependsOn();
-        for (int d = 0; d < deps.size(); d++) {
-            String dep = deps.get(d);
-            if (dep.equals(spec.getName())) {
-                errors.add(error(path + "dependsOn[" + d + "]", "a task cannot depend on itself"));
-            } else if (!names.containsKey(dep)) {
-                errors.add(error(path + "dependsOn[" + d + "]", "no task named '" + dep + "' in this job; known tasks: " + new TreeSet<>(names.keySet())));
-            }
-        }
+        List<String> deps = RunRules.dependsOn(spec, names.keySet(), path, errors);
         return TaskDefinition.newBuilder()
                 .setName(spec.getName() == null ? "" : spec.getName())
                 .setImage(image)
                 .setCommand(command)
                 .setEnv(spec.getEnv() == null ? Map.of() : spec.getEnv())
                 .setWorkdir(spec.getWorkdir())
-                .setResources(new Capacity(cpu, memory, disk, gpus))
-                .setCpuRequested(req.getCpu() != null)
-                .setMemoryRequested(req.getMemory() != null)
-                .setDiskType(diskType)
-                .setNetwork(network)
-                .setDependsOn(new ArrayList<>(new LinkedHashSet<>(deps)))
+                .setResources(resources.capacity())
+                .setCpuRequested(resources.cpuRequested())
+                .setMemoryRequested(resources.memoryRequested())
+                .setDiskType(resources.diskType())
+                .setNetwork(resources.network())
+                .setDependsOn(deps)
                 .setOutputs(outputs)
                 .setInputs(inputs)
                 .setMounts(FileRules.mounts(spec.getMounts(), path + "mounts", errors))
@@ -331,14 +216,6 @@ public final class JobValidator {
         return Stream.newBuilder().setFrom(from).setWindow(window).setMaxDiskBytes(maxDisk).build();
     }
 
-    private static void checkExitCodes(List<Integer> codes, String path, List<FieldError> errors) {
-        for (int i = 0; i < codes.size(); i++) {
-            if (codes.get(i) < 1 || codes.get(i) > 255) {
-                errors.add(error(path + "[" + i + "]", codes.get(i) + " is not a failure exit code (1-255)"));
-            }
-        }
-    }
-
     private Scatter scatter(ScatterSpec spec, String path, List<FieldError> errors) {
         boolean list = !spec.getItems().isEmpty();
         boolean range = spec.getFrom() != null || spec.getTo() != null;
@@ -380,6 +257,6 @@ public final class JobValidator {
 
     /** Reasons quote what the user wrote: control characters are shown escaped, never passed on. */
     private static FieldError error(String field, String reason) {
-        return new FieldError(field, ContainerRules.escaped(reason));
+        return Reasons.error(field, reason);
     }
 }
