@@ -1,9 +1,6 @@
 package io.flash.executor.agent;
 
-import io.flash.common.access.KafkaLogin;
 import io.flash.common.resources.Resources;
-import io.flash.common.topics.FlashTopics;
-import io.flash.common.topics.TopicNames;
 import io.flash.executor.attempt.AttemptRef;
 import io.flash.executor.attempt.AttemptReporter;
 import io.flash.executor.attempt.AttemptRunner;
@@ -12,7 +9,6 @@ import io.flash.executor.attempt.NodeSettings;
 import io.flash.executor.attempt.OutsideKills;
 import io.flash.executor.attempt.StuckContainers;
 import io.flash.executor.attempt.UsageSampler;
-import io.flash.executor.channel.NodeChannel;
 import io.flash.executor.engine.ContainerRuntime;
 import io.flash.executor.files.AddressRule;
 import io.flash.executor.files.Scratch;
@@ -23,27 +19,18 @@ import io.flash.executor.store.ObjectStore;
 import io.flash.schema.*;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.*;
 import java.util.concurrent.*;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.consumer.*;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.utils.Utils;
 import org.jboss.logging.Logger;
 
 /**
- * One compute node. Reads only its own partition of the framework's assignments topic (partition =
- * murmur2(node id) mod partitions, the producer's default for the node-id key), creates each
+ * One compute node. Reads its own assignments through its {@link FrameworkLink}, creates each
  * attempt's container before committing past its assignment, runs it on a worker thread, reports
- * through the node-events topic, and heartbeats its capacity. At-least-once and idempotent by
- * attempt id: the container's name is derived from the attempt id.
+ * through the link, and heartbeats its capacity. At-least-once and idempotent by attempt id: the
+ * container's name is derived from the attempt id.
  */
 public final class NodeAgent implements AutoCloseable {
 
@@ -51,8 +38,7 @@ public final class NodeAgent implements AutoCloseable {
 
     private final NodeSettings settings;
     private final ContainerRuntime docker;
-    private final KafkaConsumer<String, byte[]> consumer;
-    private final NodeChannel channel;
+    private final FrameworkLink link;
     private final ScheduledExecutorService samplers = Executors.newScheduledThreadPool(2, r -> {
         Thread t = new Thread(r, "usage-sampler");
         t.setDaemon(true);
@@ -90,27 +76,22 @@ public final class NodeAgent implements AutoCloseable {
     private InputCache inputCache;
     private volatile boolean stopping;
     private Thread pollThread;
-    private TopicPartition partition;
 
-    private final String bootstrapServers;
-
-    public NodeAgent(NodeSettings settings, ContainerRuntime docker, FlashTopics topics, String bootstrapServers) throws IOException {
-        this.bootstrapServers = bootstrapServers;
+    public NodeAgent(NodeSettings settings, ContainerRuntime docker, FrameworkLink link) throws IOException {
         this.settings = settings;
         this.docker = docker;
-        this.consumer = NodeChannel.assignmentConsumer(bootstrapServers, "flash-executor-" + settings.nodeId(), 100);
-        this.channel = new NodeChannel(topics, settings.frameworkId(), bootstrapServers, 0);
+        this.link = link;
         UsageSampler usage = new UsageSampler(new CgroupUsage(settings.cgroupRoot()), samplers,
-                settings.usageInterval(), channel::usage);
+                settings.usageInterval(), link::usage);
         this.runner = new AttemptRunner(docker, settings, new AttemptReporter() {
             @Override
             public void report(AttemptEvent event) throws Exception {
-                channel.report(event).get(30, TimeUnit.SECONDS);
+                link.report(event).get(30, TimeUnit.SECONDS);
             }
 
             @Override
             public void log(LogChunk chunk, boolean await) throws Exception {
-                var sent = channel.log(chunk);
+                var sent = link.log(chunk);
                 if (await) sent.get(30, TimeUnit.SECONDS);
             }
         }, killReasons, usage, new Staging(settings.workRoot(), this::objectStore, this::inputCache, settings.sharedRoot(),
@@ -120,19 +101,12 @@ public final class NodeAgent implements AutoCloseable {
 
     public void start() throws InterruptedException {
         docker.ping();
-        docker.forPlatform(platformId());
+        docker.forPlatform(link.platformId());
         killWatch = docker.watchOutsideKills(settings.nodeId(), (containerId, signal) -> {
             LOG.warnf("container %s was killed from outside Flash (signal %s)", containerId, signal);
             outsideKills.record(containerId, signal);
         });
-        String assignments = TopicNames.frameworkAssignments(settings.frameworkId());
-        int partitions = NodeChannel.assignmentPartitions(consumer, settings.frameworkId(), Duration.ofSeconds(120)).size();
-        partition = new TopicPartition(assignments,
-                Utils.toPositive(Utils.murmur2(settings.nodeId().getBytes(StandardCharsets.UTF_8))) % partitions);
-        consumer.assign(List.of(partition));
-        // Pin the position before the first heartbeat, so nothing assigned after it can be skipped.
-        long position = consumer.position(partition);
-        consumer.commitSync(Map.of(partition, new OffsetAndMetadata(position)));
+        String reading = link.open(); // before the first heartbeat
         reconcile();
         refreshImages();
         timers.scheduleAtFixedRate(this::heartbeatQuietly, 0, settings.heartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
@@ -143,7 +117,7 @@ public final class NodeAgent implements AutoCloseable {
         pollThread.start();
         if (!settings.objectStore().endpoint().isBlank()) timers.execute(this::checkObjectStore);
         LOG.infof("node %s serves framework %s: %s cpu, %d MiB, reading %s", settings.nodeId(), settings.frameworkId(),
-                settings.capacity().getCpu(), settings.capacity().getMemoryBytes() >> 20, partition);
+                settings.capacity().getCpu(), settings.capacity().getMemoryBytes() >> 20, reading);
     }
 
     /** Once at start: a store that cannot work is the operator's to mend, said before a task fails on it. */
@@ -154,18 +128,6 @@ public final class NodeAgent implements AutoCloseable {
         } else {
             LOG.errorf("object store %s: %s; tasks that use s3:// will fail as UNSCHEDULABLE until it is mended",
                     settings.objectStore().endpoint(), problem);
-        }
-    }
-
-    /** The Kafka cluster's id: what tells this platform's containers from another's on a shared engine. */
-    private String platformId() throws InterruptedException {
-        Properties config = KafkaLogin.fromEnvironment().addTo(new Properties());
-        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        try (Admin admin = Admin.create(config)) {
-            return admin.describeCluster().clusterId().get(120, TimeUnit.SECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("could not learn the Kafka cluster's id from " + bootstrapServers
-                    + " (is the broker up?): " + e.getMessage(), e);
         }
     }
 
@@ -196,15 +158,14 @@ public final class NodeAgent implements AutoCloseable {
     private void pollLoop() {
         try {
             while (!stopping) {
-                ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(500));
-                if (records.isEmpty()) continue;
+                List<FrameworkLink.Delivery> deliveries = link.poll(Duration.ofMillis(500));
+                if (deliveries.isEmpty()) continue;
                 List<Future<?>> batch = new ArrayList<>();
                 List<Assignment> kills = new ArrayList<>();
                 long next = -1;
-                for (ConsumerRecord<String, byte[]> record : records) {
-                    next = record.offset() + 1;
-                    if (!settings.nodeId().equals(record.key())) continue;
-                    Assignment assignment = channel.decode(record);
+                for (FrameworkLink.Delivery delivery : deliveries) {
+                    next = delivery.next();
+                    Assignment assignment = delivery.assignment();
                     if (assignment == null) continue;
                     if (assignment.getAction() == AssignmentAction.KILL) {
                         kills.add(assignment); // after the batch's starts, so a kill never overtakes its run
@@ -234,14 +195,12 @@ public final class NodeAgent implements AutoCloseable {
                 for (Assignment kill : kills) {
                     kill(kill.getAttemptId(), kill.getReason() == null ? "killed by the framework" : kill.getReason());
                 }
-                consumer.commitSync(Map.of(partition, new OffsetAndMetadata(next)));
+                link.commit(next);
             }
-        } catch (WakeupException e) {
-            // shutting down
         } catch (Exception e) {
             LOG.error("assignment loop stopped", e);
         } finally {
-            consumer.close(Duration.ofSeconds(5));
+            link.closeReader();
         }
     }
 
@@ -320,7 +279,7 @@ public final class NodeAgent implements AutoCloseable {
     }
 
     private void heartbeat() {
-        channel.heartbeat(running.heartbeat(settings, images, partition.partition(), startedAt, stuck.unhealthyReason()), (metadata, error) -> {
+        link.heartbeat(running.heartbeat(settings, images, link.partition(), startedAt, stuck.unhealthyReason()), error -> {
             if (error == null) lastHeartbeatAcked = System.currentTimeMillis();
         });
     }
@@ -333,11 +292,10 @@ public final class NodeAgent implements AutoCloseable {
         }
     }
 
-    /** Kafka client metrics and the node's own gauges, for /q/metrics. */
+    /** The link's client metrics and the node's own gauges, for /q/metrics. */
     public void bindMetrics(MeterRegistry registry) {
         meters.add(registry);
-        new KafkaClientMetrics(consumer).bindTo(registry);
-        channel.bindMetrics(registry);
+        link.bindMetrics(registry);
         Gauge.builder("flash_executor_attempts_running", running, RunningAttempts::size)
                 .description("attempts this node is preparing, running or reporting").register(registry);
         Gauge.builder("flash_executor_stuck_containers", stuck, StuckContainers::size)
@@ -385,7 +343,7 @@ public final class NodeAgent implements AutoCloseable {
         }
         timers.shutdownNow();
         samplers.shutdownNow();
-        consumer.wakeup();
+        link.wakeup();
         try {
             if (pollThread != null) pollThread.join(10_000);
         } catch (InterruptedException e) {
@@ -393,7 +351,7 @@ public final class NodeAgent implements AutoCloseable {
         }
         workers.shutdownNow();
         preparers.shutdownNow();
-        channel.close();
+        link.close();
         synchronized (this) {
             if (objectStore != null) objectStore.close();
         }

@@ -6,6 +6,7 @@ import io.flash.common.topics.FlashTopics;
 import io.flash.common.units.Quantities;
 import io.flash.executor.agent.NodeAgent;
 import io.flash.executor.attempt.NodeSettings;
+import io.flash.executor.channel.KafkaFrameworkLink;
 import io.flash.executor.docker.DockerRuntime;
 import io.flash.executor.docker.RegistryAuth;
 import io.flash.executor.sim.RunTimes;
@@ -56,7 +57,7 @@ public class ExecutorNode implements HealthCheck {
             return;
         }
         docker = new DockerRuntime(config.docker().host(), RegistryAuth.parse(config.node().registryAuth().orElse(null)));
-        agent = new NodeAgent(settings, docker, topics, bootstrap);
+        agent = new NodeAgent(settings, docker, new KafkaFrameworkLink(topics, settings.frameworkId(), settings.nodeId(), bootstrap));
         agent.start();
         agent.bindMetrics(meters);
     }

@@ -1,6 +1,5 @@
 package io.flash.executor.attempt;
 
-import io.flash.executor.channel.NodeChannel;
 import io.flash.executor.engine.ContainerRuntime;
 import io.flash.executor.engine.EngineRefusal;
 import io.flash.executor.files.Beneath;
@@ -326,7 +325,7 @@ public final class AttemptRunner {
     }
 
     private AttemptEvent.Builder event(AttemptRef ref, AttemptState state) {
-        return NodeChannel.event(settings.nodeId(), ref.jobId(), ref.taskId(), ref.attemptId(), state);
+        return ref.event(settings.nodeId(), state);
     }
 
     private static String trimTail(String text) {

@@ -108,11 +108,6 @@ public final class NodeChannel implements AutoCloseable {
         }
     }
 
-    public static AttemptEvent.Builder event(String nodeId, String jobId, String taskId, String attemptId, AttemptState state) {
-        return AttemptEvent.newBuilder().setNodeId(nodeId).setJobId(jobId).setTaskId(taskId)
-                .setAttemptId(attemptId).setState(state).setAt(System.currentTimeMillis());
-    }
-
     /** Written in order per node: a node's events share its key, and the producer is idempotent. */
     public Future<RecordMetadata> report(AttemptEvent event) {
         return producer.send(new ProducerRecord<>(eventsTopic, event.getNodeId(),

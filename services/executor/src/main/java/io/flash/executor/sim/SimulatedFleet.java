@@ -2,6 +2,7 @@ package io.flash.executor.sim;
 
 import io.flash.common.topics.FlashTopics;
 import io.flash.executor.agent.RunningAttempts;
+import io.flash.executor.attempt.AttemptRef;
 import io.flash.executor.attempt.NodeSettings;
 import io.flash.executor.channel.NodeChannel;
 import io.flash.schema.Assignment;
@@ -157,7 +158,7 @@ public final class SimulatedFleet implements AutoCloseable {
             return; // redelivered
         }
         String nodeId = node.settings().nodeId();
-        channel.report(NodeChannel.event(nodeId, a.getJobId(), a.getTaskId(), attemptId, AttemptState.STARTED).build());
+        channel.report(new AttemptRef(a.getJobId(), a.getTaskId(), attemptId).event(nodeId, AttemptState.STARTED).build());
         boolean fails;
         Duration runTime;
         synchronized (random) {
@@ -175,7 +176,7 @@ public final class SimulatedFleet implements AutoCloseable {
             if (node.finishing().remove(attemptId) == null) return; // killed meanwhile
         }
         {
-            var done = NodeChannel.event(nodeId, a.getJobId(), a.getTaskId(), attemptId, fails ? AttemptState.FAILED : AttemptState.SUCCEEDED);
+            var done = new AttemptRef(a.getJobId(), a.getTaskId(), attemptId).event(nodeId, fails ? AttemptState.FAILED : AttemptState.SUCCEEDED);
             if (fails) {
                 done.setExitCode(null).setFailureClass(FailureClass.INFRASTRUCTURE).setReason("simulated infrastructure failure");
             } else {
@@ -194,7 +195,7 @@ public final class SimulatedFleet implements AutoCloseable {
         }
         if (finishing == null) return;
         finishing.cancel(false);
-        channel.report(NodeChannel.event(node.settings().nodeId(), a.getJobId(), a.getTaskId(), a.getAttemptId(), AttemptState.CANCELLED)
+        channel.report(AttemptRef.of(a).event(node.settings().nodeId(), AttemptState.CANCELLED)
                 .setFailureClass(FailureClass.CANCELLED).setReason(a.getReason() == null ? "killed by the framework" : a.getReason()).build());
         node.running().release(a.getAttemptId());
     }

@@ -19,19 +19,19 @@ import java.util.function.Consumer;
  * {@link Program} — it prints, then exits with a code, is OOM-killed, or runs until it is killed
  * (by its timeout, a kill request, or from outside). Not docker-java mocked: the node's own port.
  */
-final class MemoryEngine implements ContainerRuntime {
+public final class MemoryEngine implements ContainerRuntime {
 
     /** What a container does once started. */
-    record Program(String output, int exitCode, boolean oomKilled, boolean runsUntilKilled) {
-        static Program exits(String output, int exitCode) {
+    public record Program(String output, int exitCode, boolean oomKilled, boolean runsUntilKilled) {
+        public static Program exits(String output, int exitCode) {
             return new Program(output, exitCode, false, false);
         }
 
-        static Program oom() {
+        public static Program oom() {
             return new Program("allocating\n", 137, true, false);
         }
 
-        static Program forever() {
+        public static Program forever() {
             return new Program("working\n", 137, false, true);
         }
     }
@@ -47,7 +47,7 @@ final class MemoryEngine implements ContainerRuntime {
     RuntimeException refuseCreate;
 
     /** The program the attempt's container will run (default: print "ok", exit 0). */
-    void program(String attemptId, Program program) {
+    public void program(String attemptId, Program program) {
         programs.put(attemptId, program);
     }
 
@@ -60,7 +60,7 @@ final class MemoryEngine implements ContainerRuntime {
         killed.add(containerOf(attemptId));
     }
 
-    boolean exists(String attemptId) {
+    public boolean exists(String attemptId) {
         return containers.containsKey(containerOf(attemptId));
     }
 
