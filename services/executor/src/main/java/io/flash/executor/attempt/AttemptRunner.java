@@ -1,5 +1,6 @@
 package io.flash.executor.attempt;
 
+import io.flash.common.errors.Messages;
 import io.flash.executor.engine.ContainerRuntime;
 import io.flash.executor.engine.EngineRefusal;
 import io.flash.executor.files.Beneath;
@@ -333,8 +334,7 @@ public final class AttemptRunner {
     }
 
     public static String message(Throwable e) {
-        String m = e.getMessage();
-        return m == null ? e.getClass().getSimpleName() : m.strip();
+        return Messages.of(e);
     }
 
     /** The task as it runs here: its environment also names the framework and node (as on a batch cluster's). */

@@ -1,5 +1,6 @@
 package io.flash.executor.files;
 
+import io.flash.common.errors.Messages;
 import io.flash.executor.store.ObjectStore;
 import io.flash.schema.FailureClass;
 
@@ -14,11 +15,6 @@ public record StagingFailure(FailureClass failureClass, String reason) {
     public static StagingFailure unexpected(String doing, Exception e) {
         String misconfigured = ObjectStore.misconfiguration(e);
         if (misconfigured != null) return new StagingFailure(FailureClass.UNSCHEDULABLE, doing + ": " + misconfigured);
-        return new StagingFailure(FailureClass.INFRASTRUCTURE, doing + ": " + words(e));
-    }
-
-    private static String words(Throwable e) {
-        String m = e.getMessage();
-        return m == null ? e.getClass().getSimpleName() : m.strip();
+        return new StagingFailure(FailureClass.INFRASTRUCTURE, doing + ": " + Messages.of(e));
     }
 }

@@ -6,6 +6,8 @@ import io.flash.schema.*;
 import java.util.*;
 import java.util.regex.Pattern;
 
+import static io.flash.ingest.core.validation.Reasons.error;
+
 /**
  * Checks a submission and turns it into the normalised {@link JobAccepted}: units parsed, commands as
  * argv, defaults filled in. Collects every problem, each naming its field path, instead of stopping at
@@ -253,10 +255,5 @@ public final class JobValidator {
 
     private static String blankTo(String value, String fallback) {
         return value == null || value.isBlank() ? fallback : value.trim();
-    }
-
-    /** Reasons quote what the user wrote: control characters are shown escaped, never passed on. */
-    private static FieldError error(String field, String reason) {
-        return Reasons.error(field, reason);
     }
 }
