@@ -5,7 +5,12 @@ import io.flash.schema.TaskSpec;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.avro.specific.SpecificRecord;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -103,5 +108,41 @@ class JobFilesTest {
                 tasks: [{name: a, image: x, command: echo, scatter: {file: missing.txt, shardSize: 1}}]
                 """, dir));
         assertTrue(e.getMessage().startsWith("tasks[0].scatter.file: cannot read"), e.getMessage());
+    }
+
+    @Test
+    void everyFieldAJobFileMaySetReachesTheModel() throws Exception {
+        JobSubmission job = JobFiles.parse("""
+                {submissionId: s, name: j, owner: o, queue: q, priority: 3, labels: {k: v}, failureMode: continue,
+                 store: "s3://b/p", tasks: [
+                  {name: a, image: x, shell: "echo", env: {E: "1"}, workdir: /w,
+                   resources: {cpu: 2, memory: 1Gi, disk: 2Gi, diskType: ssd, network: none, gpus: 1},
+                   dependsOn: [b], inputs: [in], outputs: [out], maxAttempts: 2, retryOnExitCodes: [75],
+                   failOnExitCodes: [2], continueOnFailure: true, backoff: 5s, nodeLabels: {zone: a}, timeout: 1h,
+                   framework: ecs, locality: require, scatter: {items: [i], from: 1, to: 2, shardSize: 1},
+                   stream: {from: "s3://b/p", window: 3, maxDisk: 1Gi}},
+                  {name: b, image: x, command: [echo, b]}]}
+                """);
+        assertSet(job, JobFiles.JOB_FIELDS);
+        TaskSpec shell = job.getTasks().get(0);
+        Set<String> taskFields = new HashSet<>(JobFiles.TASK_FIELDS);
+        taskFields.remove("command");
+        assertSet(shell, taskFields);
+        assertSet(job.getTasks().get(1), Set.of("command"));
+        assertSet(shell.getResources(), JobFiles.RESOURCE_FIELDS);
+        Set<String> scatterFields = new HashSet<>(JobFiles.SCATTER_FIELDS);
+        scatterFields.remove("file");
+        assertSet(shell.getScatter(), scatterFields);
+        assertSet(shell.getStream(), JobFiles.STREAM_FIELDS);
+    }
+
+    /** Each named field of the record holds something other than its empty or default value. */
+    private static void assertSet(SpecificRecord record, Set<String> fields) {
+        for (String field : fields) {
+            Object value = record.get(record.getSchema().getField(field).pos());
+            boolean empty = value == null || value instanceof Collection<?> c && c.isEmpty() || value instanceof Map<?, ?> m && m.isEmpty()
+                    || Boolean.FALSE.equals(value) || Integer.valueOf(0).equals(value);
+            assertFalse(empty, record.getSchema().getName() + "." + field + " accepted in a job file but not read");
+        }
     }
 }

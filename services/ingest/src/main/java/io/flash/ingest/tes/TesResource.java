@@ -10,7 +10,6 @@ import io.flash.ingest.core.access.Access;
 import io.flash.ingest.core.access.Caller;
 import io.flash.ingest.core.validation.ValidationResult;
 import io.flash.ingest.view.JobViews;
-import io.flash.schema.FieldError;
 import io.flash.schema.JobStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.*;
@@ -90,13 +89,10 @@ public class TesResource {
         String submissionId = "tes-" + UUID.randomUUID();
         TesTranslator.Translation translation = TesTranslator.translate(task, submissionId,
                 caller.get().open() ? "tes" : caller.get().name());
-        if (!translation.errors().isEmpty()) return refused(translation.errors());
-        List<String> outside = TesFiles.outsideSharedRoots(task, storage);
-        if (!outside.isEmpty()) return refused(outside);
-        ValidationResult checked = validation.check(translation.submission(), submissionId, System.currentTimeMillis());
-        if (!checked.isAccepted()) {
-            return refused(checked.errors().stream().map(e -> inTesTerms(e)).toList());
-        }
+        ValidationResult checked = validation.check(translation.built(), submissionId, System.currentTimeMillis());
+        List<String> problems = new ArrayList<>(TesTranslator.problems(translation, checked.errors()));
+        problems.addAll(TesFiles.outsideSharedRoots(task, storage));
+        if (!problems.isEmpty()) return refused(problems);
         String id = client.submit(translation.submission(), callers.token());
         // A client polls the id at once: answer once this instance's view knows the task (~0.1 s), or after 10 s regardless.
         long deadline = System.nanoTime() + 10_000_000_000L;
@@ -192,12 +188,6 @@ public class TesResource {
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
-    }
-
-    /** The validator speaks of Flash's tasks; executor i is task exec-i. */
-    private static String inTesTerms(FieldError e) {
-        String field = e.getField().replaceFirst("^tasks\\[(\\d+)]", "executors[$1]");
-        return field + ": " + e.getReason();
     }
 
     private static Response refused(List<String> errors) {

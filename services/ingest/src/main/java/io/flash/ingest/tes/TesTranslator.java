@@ -2,6 +2,7 @@ package io.flash.ingest.tes;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.flash.schema.FieldError;
 import io.flash.schema.JobSubmission;
 import io.flash.schema.ResourceRequest;
 import io.flash.schema.TaskSpec;
@@ -41,11 +42,16 @@ public final class TesTranslator {
             "priority", "timeout", "node_label.<key>");
 
     /**
-     * @param submission the job, when {@code errors} is empty
-     * @param errors     "field.path: reason", one per problem
-     * @param dropped    backend_parameters keys Flash does not know, ignored because the task is not strict
+     * @param built   the job as far as the task describes it, for Flash's validator to judge like any other
+     * @param errors  "field.path: reason", one per problem only TES has
+     * @param dropped backend_parameters keys Flash does not know, ignored because the task is not strict
      */
-    public record Translation(JobSubmission submission, List<String> errors, List<String> dropped) {
+    public record Translation(JobSubmission built, List<String> errors, List<String> dropped) {
+
+        /** The job to publish, when the task had no TES problem. */
+        public JobSubmission submission() {
+            return errors.isEmpty() ? built : null;
+        }
     }
 
     private TesTranslator() {
@@ -56,7 +62,6 @@ public final class TesTranslator {
         List<String> dropped = new ArrayList<>();
         refuseNotYetSupported(task, errors);
         List<TesModel.Executor> executors = task.executors() == null ? List.of() : task.executors();
-        if (executors.isEmpty()) errors.add("executors: at least one executor is required");
         JobSubmission.Builder job = JobSubmission.newBuilder().setSubmissionId(submissionId).setOwner(owner)
                 .setName(task.name() == null || task.name().isBlank() ? "tes-task" : task.name());
         Needs needs = needs(task.resources(), job, errors, dropped);
@@ -64,13 +69,10 @@ public final class TesTranslator {
         List<TaskSpec> specs = new ArrayList<>();
         for (int i = 0; i < executors.size(); i++) {
             TesModel.Executor e = executors.get(i);
-            String at = "executors[" + i + "]";
             if (e == null) {
-                errors.add(at + ": must be an object");
-                continue;
+                errors.add("executors[" + i + "]: must be an object");
+                e = new TesModel.Executor(null, null, null, null, null, null, null, null);
             }
-            if (e.image() == null || e.image().isBlank()) errors.add(at + ".image: required (the container image)");
-            if (e.command() == null || e.command().isEmpty()) errors.add(at + ".command: required (the program and its arguments)");
             TaskSpec.Builder spec = TaskSpec.newBuilder().setName("exec-" + i)
                     .setImage(e.image() == null ? "" : e.image())
                     .setCommand(e.command() == null ? List.of() : new ArrayList<>(e.command()))
@@ -105,7 +107,23 @@ public final class TesTranslator {
             labels.put(WARNINGS_LABEL, "backend_parameters unknown to Flash, ignored: " + String.join(", ", dropped));
         }
         job.setLabels(labels).setTasks(specs);
-        return new Translation(errors.isEmpty() ? job.build() : null, errors, dropped);
+        return new Translation(job.build(), errors, dropped);
+    }
+
+    /**
+     * Everything wrong with a TES task, in TES terms: what only TES has (its resources, files, tags), then what
+     * Flash's validator — the one judge of every job, whichever door it came in by — found in the job it became.
+     */
+    public static List<String> problems(Translation translation, List<FieldError> validated) {
+        List<String> problems = new ArrayList<>(translation.errors());
+        validated.stream().map(TesTranslator::inTesTerms).forEach(problems::add);
+        return problems;
+    }
+
+    /** The validator speaks of Flash's tasks; executor i is task exec-i. */
+    private static String inTesTerms(FieldError e) {
+        String field = e.getField().replaceFirst("^tasks(?=\\[|$)", "executors");
+        return field + ": " + e.getReason();
     }
 
     private static int bytes(String text) {

@@ -180,9 +180,18 @@ class TesTranslatorTest {
         assertEquals(List.of("resources.cpu_cores: must be 1 or more, not 0", "resources.ram_gb: must be more than 0, not -1.0",
                 "resources.zones: Flash can honour one zone (the node label zone), not 2",
                 "resources.backend_parameters.gpus: must be a whole number, not 'two'",
-                "executors[0].image: required (the container image)", "executors[1].command: required (the program and its arguments)"),
-                t.errors());
-        assertEquals(List.of("executors: at least one executor is required"), translate("{\"executors\": []}").errors());
+                "executors[0].image: required: the container image to run, e.g. flash/shell:1",
+                "executors[1].command: empty: give command (an argv list) or shell (a command line run with /bin/sh -c)"),
+                problems(t), "TES's own fields from the translation, the rest from Flash's validator, all at once");
+        assertEquals(List.of("executors: a job needs at least one task"), problems(translate("{\"executors\": []}")));
+        var missing = translate("{\"executors\": [{\"image\": \"alpine\", \"command\": [\"true\"]}, null]}");
+        assertEquals(List.of("executors[1]: must be an object", "executors[1].image: required: the container image to run, e.g. flash/shell:1",
+                "executors[1].command: empty: give command (an argv list) or shell (a command line run with /bin/sh -c)"),
+                problems(missing), "an executor left out keeps the others' numbers");
+    }
+
+    private static List<String> problems(TesTranslator.Translation t) {
+        return TesTranslator.problems(t, new JobValidator(Limits.defaults()).validate(t.built(), "job-1", "sub-1", 1L).errors());
     }
 
     @Test
