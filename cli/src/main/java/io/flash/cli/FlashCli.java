@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,6 +27,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.ScopeType;
@@ -38,7 +40,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "flash", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT, version = "flash 0.1.0",
         description = "Submit jobs to Flash and look at them.",
-        subcommands = {FlashCli.Setup.class, FlashCli.SignIn.class, FlashCli.SignOut.class, FlashCli.Submit.class,
+        subcommands = {FlashCli.Setup.class, FlashCli.SignIn.class, FlashCli.SignOut.class, FlashCli.Submit.class, FlashCli.Cost.class,
                 FlashCli.Status.class, FlashCli.Watch.class, FlashCli.Result.class, FlashCli.Cancel.class,
                 FlashCli.SchemaOf.class, FlashCli.Jobs.class, FlashCli.Logs.class, FlashCli.Frameworks.class,
                 FlashCli.Why.class, FlashCli.Nodes.class, FlashCli.Console.class},
@@ -227,6 +229,36 @@ public final class FlashCli implements Callable<Integer> {
         }
     }
 
+    @Command(name = "cost", description = {"What jobs cost (docs/cost.md): one job and its tasks, or every job since a time,",
+            "per owner and per day; the user's part (what the tasks did) and the platform's (what it lost)."})
+    static final class Cost extends Sub {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(arity = "0..1", paramLabel = "JOB_ID")
+        String jobId;
+
+        @Option(names = "--owner", paramLabel = "O", description = "only this owner's jobs")
+        String owner;
+
+        @Option(names = "--since", paramLabel = "T", description = "jobs accepted since: 2026-12-01, 2026-12-01T08:00:00Z, or 24h / 7d back")
+        String since;
+
+        @Override
+        public Integer call() throws Exception {
+            if (jobId != null) return CostCommands.job(term(), flash.api(), jobId);
+            Long from = null;
+            if (since != null) {
+                try {
+                    from = CostCommands.since(since, Instant.now());
+                } catch (IllegalArgumentException e) {
+                    throw new ParameterException(spec.commandLine(), "--since: " + e.getMessage());
+                }
+            }
+            return CostCommands.jobs(term(), flash.api(), owner, from);
+        }
+    }
+
     @Command(name = "schema", description = "Print a record's full Avro schema (e.g. JobSubmission, JobResult).")
     static final class SchemaOf extends Sub {
         @Parameters(paramLabel = "NAME")
@@ -390,6 +422,7 @@ public final class FlashCli implements Callable<Integer> {
         String api = api();
         term.out().printf("job %s (%s): %s exit=%s in %.1f s%n", r.getJobId(), r.getName(), r.getState(),
                 r.getExitCode(), (r.getFinishedAt() - r.getAcceptedAt()) / 1000.0);
+        term.out().printf("  cost: user %.6f, platform %.6f (flash cost %s)%n", r.getUserCost(), r.getPlatformCost(), r.getJobId());
         if (r.getReason() != null) {
             term.out().println("  reason: " + r.getReason());
         }

@@ -25,6 +25,7 @@ final class StatusCommands {
                 job.get("tasksSucceeded").asInt(), job.get("tasksRunning").asInt(), job.get("tasksFailed").asInt(),
                 Instant.ofEpochMilli(job.get("updatedAt").asLong()));
         if (!job.get("message").isNull()) term.out().println("  " + text(job, "message"));
+        term.out().printf("  cost so far: user %.6f, platform %.6f%n", job.path("userCost").asDouble(), job.path("platformCost").asDouble());
         for (JsonNode t : body.get("tasks")) {
             term.out().printf("  %-28s %-10s attempts=%d exit=%s node=%s%s%n", text(t, "name"), text(t, "state"),
                     t.get("attempts").asInt(), t.get("exitCode").isNull() ? "-" : t.get("exitCode").asText(),

@@ -10,6 +10,7 @@ import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -151,5 +152,22 @@ class FlashCliTest {
         Run r = run("login", "--device");
         assertEquals(1, r.exit(), r.err());
         assertTrue(r.err().contains("does not answer") && r.err().contains("bin/flash up --secure"), r.err());
+    }
+
+    @Test
+    void costSaysWhatASinceItCannotReadShouldLookLike() throws Exception {
+        Run r = run("cost", "--since", "last tuesday");
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().contains("--since: 'last tuesday' is not a date (2026-12-01)"), r.err());
+        assertEquals(1, run("cost", "--since", "7d").exit(), "a span it reads, then a platform that does not answer");
+    }
+
+    @Test
+    void costReadsDatesInstantsAndSpansBack() {
+        Instant now = Instant.parse("2026-12-03T12:00:00Z");
+        assertEquals(Instant.parse("2026-12-01T00:00:00Z").toEpochMilli(), CostCommands.since("2026-12-01", now));
+        assertEquals(Instant.parse("2026-12-02T08:30:00Z").toEpochMilli(), CostCommands.since("2026-12-02T08:30:00Z", now));
+        assertEquals(Instant.parse("2026-12-03T10:30:00Z").toEpochMilli(), CostCommands.since("90m", now));
+        assertEquals(Instant.parse("2026-11-26T12:00:00Z").toEpochMilli(), CostCommands.since("7d", now));
     }
 }

@@ -1,10 +1,13 @@
 package io.flash.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.flash.common.cost.Costs;
 import io.flash.common.jobfile.JobFiles;
+import io.flash.schema.Capacity;
 import io.flash.schema.JobResult;
 import io.flash.schema.JobState;
 import io.flash.schema.JobSubmission;
+import io.flash.schema.TaskSummary;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -32,12 +35,15 @@ class InspectionTest extends StackTest {
         JobSubmission job = JobFiles.parse("""
                 name: two-voices
                 tasks:
-                  - {name: first, image: "flash/shell:1", command: "echo first-line-1; echo first-line-2"}
-                  - {name: second, image: "flash/shell:1", command: "echo second-says-hi", dependsOn: [first]}
+                  - {name: first, image: "flash/shell:1", command: "echo first-line-1; echo first-line-2; sleep 1",
+                     resources: {cpu: 0.5, memory: 64Mi}}
+                  - {name: second, image: "flash/shell:1", command: "echo second-says-hi", dependsOn: [first],
+                     resources: {cpu: 0.25, memory: 64Mi}}
                 """);
         JobResult result = run(job);
         assertEquals(JobState.SUCCEEDED, result.getState());
         String id = result.getJobId();
+        assertCostsFollowTheFormula(result);
 
         JsonNode all = get("/jobs/" + id + "/logs").get("attempts");
         assertEquals(2, all.size(), all.toString());
@@ -56,6 +62,36 @@ class InspectionTest extends StackTest {
         FlashStack.CommandResult jobs = stack.flash(null, Map.of(), "jobs", "--state", "SUCCEEDED", "--limit", "1000");
         assertEquals(0, jobs.exit(), jobs.output());
         assertTrue(jobs.output().contains(id), jobs.output());
+        FlashStack.CommandResult cost = stack.flash(null, Map.of(), "cost", id);
+        assertEquals(0, cost.exit(), cost.output());
+        assertTrue(cost.output().contains(String.format("user %.6f, platform 0.000000", result.getUserCost())), cost.output());
+    }
+
+    /**
+     * Each attempt ran on the platform's node (class standard-4 unless set, on demand: 0.17 an hour), so
+     * it costs 0.17 × its dominant share of the node per hour, for the time from its start to its end;
+     * a job that lost nothing is all the user's.
+     */
+    private void assertCostsFollowTheFormula(JobResult result) throws Exception {
+        JsonNode node = null;
+        for (JsonNode n : get("/nodes")) if (n.get("frameworkId").asText().equals("ecs")) node = n;
+        assertNotNull(node, "the ecs node");
+        assertEquals("standard-4", node.get("nodeClass").asText(), node.toString());
+        JsonNode total = node.get("total");
+        Capacity nodeTotal = new Capacity(total.get("cpu").asDouble(), total.get("memoryBytes").asLong(),
+                total.get("diskBytes").asLong(), total.get("gpus").asInt());
+        Map<String, Double> cpu = Map.of("first", 0.5, "second", 0.25);
+        double sum = 0;
+        for (TaskSummary t : result.getTasks()) {
+            double share = Costs.dominantShare(new Capacity(cpu.get(t.getName()), 64L << 20, 0L, 0), nodeTotal);
+            assertEquals(0.17 * share, t.getCostPerHour(), 1e-12, t.getName() + " on " + node);
+            double cost = Costs.of(t.getCostPerHour(), t.getStartedAt(), t.getFinishedAt());
+            assertTrue(cost > 0, t.toString());
+            assertEquals(cost, t.getUserCost(), 1e-15, t.getName());
+            sum += cost;
+        }
+        assertEquals(sum, result.getUserCost(), 1e-15);
+        assertEquals(0.0, result.getPlatformCost());
     }
 
     @Test

@@ -30,7 +30,12 @@ public final class FrameworkEvents {
 
     /** A node (or the cluster's own scheduler) has been given the attempt. */
     public TaskEvent placed(TaskReady ready, String nodeId, long now) {
-        return of(ready, TaskEventType.PLACED, now).setNodeId(nodeId).build();
+        return placed(ready, nodeId, null, now);
+    }
+
+    /** A node has been given the attempt, which costs this much per hour of run time there (null: unpriced). */
+    public TaskEvent placed(TaskReady ready, String nodeId, Double costPerHour, long now) {
+        return of(ready, TaskEventType.PLACED, now).setNodeId(nodeId).setCostPerHour(costPerHour).build();
     }
 
     /** A cancel carried out before the attempt was placed. */

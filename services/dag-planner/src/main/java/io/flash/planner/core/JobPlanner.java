@@ -95,6 +95,7 @@ public final class JobPlanner {
                 unit.setState(TaskState.PLACED);
                 unit.setNodeId(event.getNodeId());
                 if (event.getFrameworkId() != null) unit.setFrameworkId(event.getFrameworkId());
+                AttemptCharges.placed(unit, event);
             }
             case STARTED -> {
                 unit.setState(TaskState.RUNNING);
@@ -103,6 +104,7 @@ public final class JobPlanner {
                 if (job.getStartedAt() == null) job.setStartedAt(event.getAt());
             }
             case SUCCEEDED -> {
+                AttemptCharges.ended(job, unit, event, null);
                 settle(job, unit, event, TaskState.SUCCEEDED, null);
                 return;
             }
@@ -164,6 +166,7 @@ public final class JobPlanner {
                 : event.getType() == TaskEventType.LOST ? FailureClass.NODE_LOST
                 : event.getType() == TaskEventType.CANCELLED ? FailureClass.CANCELLED : FailureClass.USER;
         boolean free = cause == FailureClass.CANCELLED || cause == FailureClass.UNSCHEDULABLE || cause == FailureClass.PREEMPTED;
+        AttemptCharges.ended(job, unit, event, cause);
         if (RetryPolicy.isInfrastructure(cause)) unit.setInfraFailures(unit.getInfraFailures() + 1);
         else if (!free) unit.setUserFailures(unit.getUserFailures() + 1);
         if (event.getFrameworkId() != null && !free) {
@@ -345,6 +348,7 @@ public final class JobPlanner {
         unit.setState(TaskState.READY);
         unit.setNodeId(null);
         unit.setStartedAt(null);
+        AttemptCharges.nextAttempt(unit);
         Integer shardIndex = null;
         TaskDefinition definition = TaskDefinition.newBuilder(spec).build();
         if (spec.getScatter() != null) {

@@ -49,7 +49,8 @@ final class JobReports {
         return JobResult.newBuilder()
                 .setJobId(job.getJobId()).setSubmissionId(job.getSubmissionId()).setName(job.getName()).setOwner(job.getOwner())
                 .setState(job.getState()).setExitCode(exitCode).setReason(reason).setTasks(summaries)
-                .setAcceptedAt(job.getAcceptedAt()).setFinishedAt(now).build();
+                .setAcceptedAt(job.getAcceptedAt()).setFinishedAt(now)
+                .setUserCost(job.getUserCost()).setPlatformCost(job.getPlatformCost()).build();
     }
 
     /** A task as the result shows it: the unit itself, or a roll-up of its shards. */
@@ -82,6 +83,7 @@ final class JobReports {
                 .setAcceptedAt(job.getAcceptedAt()).setLabels(job.getLabels())
                 .setQueue(job.getQueue()).setPriority(job.getPriority()).setStartedAt(job.getStartedAt())
                 .setFinishedAt(job.getFinishedAt())
+                .setUserCost(job.getUserCost()).setPlatformCost(job.getPlatformCost())
                 .build();
     }
 

@@ -200,6 +200,42 @@ class JobPlannerTest {
     }
 
     @Test
+    void eachAttemptIsChargedItsPriceForItsRunTimeToTheUserOrThePlatform() {
+        long minute = 60_000;
+        planner.accept(job("j", task("a")), 1L);
+        TaskReady first = plan.drainReady().get(0);
+        run(first, 0.60, 0, 0);
+        planner.onEvent(at(ended(first, TaskEventType.LOST, FailureClass.NODE_LOST, null), 10 * minute), 10 * minute);
+        TaskReady second = plan.drainReady().get(0);
+        TaskEvent placed = at(event(second, TaskEventType.PLACED), 11 * minute);
+        planner.onEvent(placed, 11 * minute); // placed unpriced, then lost before it started: costs nothing
+        planner.onEvent(at(ended(second, TaskEventType.LOST, FailureClass.NODE_LOST, null), 12 * minute), 12 * minute);
+        TaskReady third = plan.drainReady().get(0);
+        run(third, 0.30, 19 * minute, 20 * minute);
+        planner.onEvent(at(ended(third, TaskEventType.SUCCEEDED, null, 0), 40 * minute), 40 * minute);
+        planner.onEvent(at(ended(third, TaskEventType.SUCCEEDED, null, 0), 41 * minute), 41 * minute); // twice delivered
+
+        JobResult result = plan.onlyResult();
+        assertEquals(0.60 * 10 / 60, result.getPlatformCost(), 1e-12, "the lost node's ten minutes are the platform's");
+        assertEquals(0.30 * 20 / 60, result.getUserCost(), 1e-12, "the successful twenty minutes are the user's, once");
+        TaskSummary a = result.getTasks().get(0);
+        assertEquals(result.getUserCost(), a.getUserCost(), 1e-12);
+        assertEquals(result.getPlatformCost(), a.getPlatformCost(), 1e-12);
+    }
+
+    private void run(TaskReady attempt, double costPerHour, long placedAt, long startedAt) {
+        TaskEvent placed = at(event(attempt, TaskEventType.PLACED), placedAt);
+        placed.setCostPerHour(costPerHour);
+        planner.onEvent(placed, placedAt);
+        planner.onEvent(at(event(attempt, TaskEventType.STARTED), startedAt), startedAt);
+    }
+
+    private static TaskEvent at(TaskEvent event, long at) {
+        event.setAt(at);
+        return event;
+    }
+
+    @Test
     void aFrameworkLossReportedAfterThePlacementIsIgnoredSoTheAttemptNeverRunsTwice() {
         planner.accept(job("j", task("a")), 1L);
         TaskReady attempt = plan.drainReady().get(0);

@@ -52,6 +52,7 @@ public final class RunningAttempts {
                         : new Capacity(Math.max(0, cpu), Math.max(0, memory), Math.max(0, disk), Math.max(0, gpus)))
                 .setUnhealthy(unhealthy)
                 .setDiskType(node.diskType()).setNetwork(node.network()).setLabels(node.labels())
+                .setNodeClass(node.pricing().nodeClass()).setSpot(node.pricing().spot())
                 .setImages(images).setRunningAttempts(new ArrayList<>(attempts.keySet()))
                 .setAssignmentPartition(assignmentPartition).setStartedAt(startedAt).setSentAt(System.currentTimeMillis())
                 .build();

@@ -53,6 +53,12 @@ public interface ExecutorConfig {
         /** key=value,key=value: what a task's labels can ask for. */
         Optional<String> labels();
 
+        /** The node class of its framework's catalogue this node was started as (docs/cost.md); empty: unpriced. */
+        Optional<String> nodeClass();
+
+        /** Whether this node runs on spot capacity (priced at its class's spot price). */
+        boolean spot();
+
         Duration heartbeatInterval();
 
         Duration pullTimeout();

@@ -92,7 +92,8 @@ public class ExecutorNode implements HealthCheck {
                 new ObjectStore.Settings(s3.endpoint().orElse(""), s3.region(), s3.accessKey().orElse(""), s3.secretKey().orElse(""),
                         s3.pathStyle()),
                 Quantities.bytes(node.cacheMax()), new NodeSettings.Sandbox(node.pidsPerCpu(), node.killGrace()),
-                Path.of(node.sharedRoot()), node.fetchAllow().orElse(""));
+                Path.of(node.sharedRoot()), node.fetchAllow().orElse(""),
+                new NodeSettings.Pricing(node.nodeClass().filter(c -> !c.isBlank()).orElse(null), node.spot()));
     }
 
     @Override

@@ -12,7 +12,25 @@ public record NodeSettings(String nodeId, String frameworkId, Capacity capacity,
                            Map<String, String> labels, Duration heartbeatInterval, Duration pullTimeout, int logTailLines,
                            Path cgroupRoot, Duration usageInterval, Path workRoot,
                            int logChunkBytes, long logBytesPerSecond, ObjectStore.Settings objectStore,
-                           long cacheMaxBytes, Sandbox sandbox, Path sharedRoot, String fetchAllow) {
+                           long cacheMaxBytes, Sandbox sandbox, Path sharedRoot, String fetchAllow, Pricing pricing) {
+
+    /** A node no catalogue prices (tests, simulations that do not say). */
+    public NodeSettings(String nodeId, String frameworkId, Capacity capacity, DiskType diskType, boolean network,
+                        Map<String, String> labels, Duration heartbeatInterval, Duration pullTimeout, int logTailLines,
+                        Path cgroupRoot, Duration usageInterval, Path workRoot,
+                        int logChunkBytes, long logBytesPerSecond, ObjectStore.Settings objectStore,
+                        long cacheMaxBytes, Sandbox sandbox, Path sharedRoot, String fetchAllow) {
+        this(nodeId, frameworkId, capacity, diskType, network, labels, heartbeatInterval, pullTimeout, logTailLines, cgroupRoot,
+                usageInterval, workRoot, logChunkBytes, logBytesPerSecond, objectStore, cacheMaxBytes, sandbox, sharedRoot,
+                fetchAllow, new Pricing(null, false));
+    }
+
+    /**
+     * What the node is sold as (docs/cost.md): the class of its framework's catalogue it was started
+     * as (null: unpriced), and whether it runs on spot capacity.
+     */
+    public record Pricing(String nodeClass, boolean spot) {
+    }
 
     /**
      * Limits that protect the node from its tasks: processes and threads per requested core (a fork
@@ -26,6 +44,6 @@ public record NodeSettings(String nodeId, String frameworkId, Capacity capacity,
     public NodeSettings withNodeId(String id) {
         return new NodeSettings(id, frameworkId, capacity, diskType, network, labels, heartbeatInterval, pullTimeout, logTailLines,
                 cgroupRoot, usageInterval, workRoot, logChunkBytes, logBytesPerSecond, objectStore, cacheMaxBytes, sandbox,
-                sharedRoot, fetchAllow);
+                sharedRoot, fetchAllow, pricing);
     }
 }

@@ -1,5 +1,6 @@
 package io.flash.ecs.app;
 
+import io.flash.common.settings.CapacitySettings;
 import io.flash.common.settings.FrameworkSettings;
 import io.flash.common.settings.RegistrySettings;
 import io.smallrye.config.ConfigMapping;
@@ -16,6 +17,9 @@ public interface EcsConfig {
     RegistrySettings registry();
 
     Framework framework();
+
+    /** The node classes this framework's nodes are started as, and their prices (docs/cost.md). */
+    CapacitySettings capacity();
 
     interface Framework extends FrameworkSettings {
         /** A node silent for longer is lost; its attempts are retried elsewhere. */

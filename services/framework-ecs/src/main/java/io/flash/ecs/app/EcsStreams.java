@@ -24,7 +24,7 @@ public class EcsStreams {
         EcsConfig.Framework fw = config.framework();
         return EcsTopology.build(new FlashTopics(new RegistryValueSerdes(config.registry().url())),
                 new ShardSettings(fw.id(), fw.nodeTimeout(), fw.tick(), fw.acceptLimit(), QueueQuotas.parse(fw.quotas().orElse("")),
-                        fw.preemptionsPerMinute(), fw.fenceAfterAbsence()), Clock.systemUTC(), meters);
+                        fw.preemptionsPerMinute(), fw.fenceAfterAbsence(), config.capacity().catalogue()), Clock.systemUTC(), meters);
     }
 
     /** A stream thread that stops polling says where it waits (StuckThreadWatch). */

@@ -1,5 +1,6 @@
 package io.flash.ecs.core;
 
+import io.flash.common.cost.NodeClasses;
 import io.flash.common.framework.FrameworkHeartbeats;
 import io.flash.common.resources.Resources;
 import io.flash.schema.*;
@@ -12,17 +13,20 @@ final class ShardHeartbeat {
     private ShardHeartbeat() {
     }
 
-    static FrameworkHeartbeat of(String frameworkId, int shard, int acceptLimit, Collection<NodeRecord> nodes,
+    static FrameworkHeartbeat of(ShardSettings settings, int shard, Collection<NodeRecord> nodes,
                                  Collection<TaskDispatch> queue, List<String> queueHead, long now) {
         List<FrameworkHeartbeats.Offer> offers = new ArrayList<>();
+        List<NodeClasses.LiveNode> live = new ArrayList<>();
         for (NodeRecord node : nodes) {
             if (node.getLost()) continue;
             NodeHeartbeat hb = node.getHeartbeat();
             Capacity free = hb.getUnhealthy() != null ? Resources.zero() : Resources.minus(hb.getTotal(), node.getAllocated());
             offers.add(new FrameworkHeartbeats.Offer(hb.getTotal(), free, hb.getDiskType(), hb.getNetwork(), hb.getLabels()));
+            live.add(new NodeClasses.LiveNode(hb, node.getPlacedAttempts().isEmpty()));
         }
-        FrameworkHeartbeat heartbeat = FrameworkHeartbeats.of(frameworkId, shard, acceptLimit, offers, queue, now);
+        FrameworkHeartbeat heartbeat = FrameworkHeartbeats.of(settings.frameworkId(), shard, settings.acceptLimit(), offers, queue, now);
         heartbeat.setQueueHead(queueHead);
+        heartbeat.setNodeClasses(settings.nodeClasses().report(live));
         return heartbeat;
     }
 }

@@ -1,5 +1,6 @@
 package io.flash.ecs.core;
 
+import io.flash.common.cost.Costs;
 import io.flash.common.framework.CatchUp;
 import io.flash.common.framework.FrameworkEvents;
 import io.flash.common.framework.FrameworkHeartbeats;
@@ -108,7 +109,7 @@ public final class ShardScheduler {
         Collection<TaskDispatch> queue = state.queue();
         List<String> queueHead = queue.isEmpty() ? List.of()
                 : new FairShare(shardTotal, state.holdings().byOwner()).placementOrder(queue, FrameworkHeartbeats.QUEUE_HEAD);
-        outbox.heartbeat(ShardHeartbeat.of(settings.frameworkId(), shard, settings.acceptLimit(), state.nodes(), queue, queueHead, now));
+        outbox.heartbeat(ShardHeartbeat.of(settings, shard, state.nodes(), queue, queueHead, now));
     }
 
     /** A record read before the first tick back from an absence ends it first. */
@@ -300,7 +301,9 @@ public final class ShardScheduler {
                 .setNodeId(nodeId).setAction(AssignmentAction.RUN)
                 .setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(ready.getAttemptId())
                 .setTask(ready.getTask()).setAssignedAt(now).build());
-outbox.event(events.placed(ready, nodeId, now));
+        Double costPerHour = settings.nodeClasses().pricePerHour(node.getHeartbeat())
+                .map(price -> Costs.perHour(price, ready.getTask().getResources(), node.getHeartbeat().getTotal())).orElse(null);
+        outbox.event(events.placed(ready, nodeId, costPerHour, now));
     }
 
     /**

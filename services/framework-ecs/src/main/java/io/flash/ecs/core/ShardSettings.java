@@ -1,5 +1,6 @@
 package io.flash.ecs.core;
 
+import io.flash.common.cost.NodeClasses;
 import io.flash.ecs.core.queue.QueueQuotas;
 
 import java.time.Duration;
@@ -13,15 +14,16 @@ import java.time.Duration;
  * @param fenceAfterAbsence a shard that did not tick for longer (frozen, stopped, cut off) places
  *                          nothing until it has read the fences written meanwhile ({@link io.flash.common.framework.CatchUp}).
  *                          Below the dispatcher's heartbeat timeout + redispatch grace (30 s).
+ * @param nodeClasses       the catalogue that prices its nodes (docs/cost.md)
  */
 public record ShardSettings(String frameworkId, Duration nodeTimeout, Duration tick, int acceptLimit, QueueQuotas quotas,
-                            int preemptionsPerMinute, Duration fenceAfterAbsence) {
+                            int preemptionsPerMinute, Duration fenceAfterAbsence, NodeClasses nodeClasses) {
     public ShardSettings(String frameworkId, Duration nodeTimeout, Duration tick, int acceptLimit) {
         this(frameworkId, nodeTimeout, tick, acceptLimit, QueueQuotas.none(), 10);
     }
 
     public ShardSettings(String frameworkId, Duration nodeTimeout, Duration tick, int acceptLimit, QueueQuotas quotas,
                          int preemptionsPerMinute) {
-        this(frameworkId, nodeTimeout, tick, acceptLimit, quotas, preemptionsPerMinute, Duration.ofSeconds(20));
+        this(frameworkId, nodeTimeout, tick, acceptLimit, quotas, preemptionsPerMinute, Duration.ofSeconds(20), NodeClasses.none());
     }
 }

@@ -1,5 +1,7 @@
 package io.flash.ecs.core;
 
+import io.flash.common.cost.NodeClasses;
+import io.flash.ecs.core.queue.QueueQuotas;
 import io.flash.schema.*;
 import org.junit.jupiter.api.Test;
 
@@ -198,6 +200,37 @@ class ShardSchedulerTest {
         assertEquals(AssignmentAction.RUN, run.getAction());
         assertEquals(urgent.getAttemptId(), run.getAttemptId(), "the freed room goes to the attempt it was freed for");
         assertNotNull(low1);
+    }
+
+    @Test
+    void aPlacementCarriesItsPriceAndTheHeartbeatTheCatalogue() {
+        NodeClasses catalogue = new NodeClasses(List.of(NodeClass.newBuilder().setName("standard-4")
+                .setCapacity(new Capacity(4.0, 8192 * MIB, 0L, 0)).setOnDemandPerHour(0.40).setSpotPerHour(0.10).build()));
+        start(new ShardSettings("ecs", Duration.ofSeconds(15), Duration.ofSeconds(1), 1000, QueueQuotas.none(), 10,
+                Duration.ofSeconds(20), catalogue));
+        NodeHeartbeat onDemand = node("n1", 4, 8192 * MIB, shard.now);
+        onDemand.setNodeClass("standard-4");
+        NodeHeartbeat spot = node("n2", 4, 8192 * MIB, shard.now);
+        spot.setNodeClass("standard-4");
+        spot.setSpot(true);
+        NodeHeartbeat unpriced = node("n3", 4, 8192 * MIB, shard.now);
+        shard.heartbeat(onDemand);
+        dispatch("j", "a", 0, 2); // half the node's cores
+        shard.heartbeat(spot);
+        TaskReady b = dispatch("j", "b", 0, 3);
+        shard.heartbeat(unpriced);
+        dispatch("j", "c", 0, 4);
+        List<TaskEvent> placed = shard.events().stream().filter(e -> e.getType() == TaskEventType.PLACED).toList();
+        assertEquals(List.of("n1", "n2", "n3"), placed.stream().map(TaskEvent::getNodeId).toList());
+        assertEquals(0.20, placed.get(0).getCostPerHour(), 1e-12, "0.40 an hour on demand times half the node");
+        assertEquals(0.075, placed.get(1).getCostPerHour(), 1e-12, "0.10 an hour on spot times three quarters of the node");
+        assertNull(placed.get(2).getCostPerHour(), "a node of no class in the catalogue is unpriced");
+
+        shard.report(report(b, AttemptState.SUCCEEDED, 0));
+        shard.runFor(2);
+        NodeClass reported = shard.heartbeats.get(shard.heartbeats.size() - 1).getNodeClasses().get(0);
+        assertEquals(List.of("standard-4", 2, 1, 1), List.of(reported.getName(), reported.getNodes(), reported.getSpotNodes(),
+                reported.getIdleNodes()), "two nodes of the class, one on spot, which runs nothing");
     }
 
     @Test

@@ -4,6 +4,7 @@ import io.flash.ingest.view.FrameworkLimits;
 import io.flash.ingest.view.UtilisationHistory;
 import io.flash.schema.Capacity;
 import io.flash.schema.FrameworkHeartbeat;
+import io.flash.schema.NodeClass;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
@@ -33,12 +34,21 @@ public class FrameworksResource {
 
     public record Shard(String frameworkId, int shard, int nodes, Resources total, Resources free, Resources largestNodeFree,
                         int queued, Resources queuedDemand, int acceptLimit, List<String> diskTypes, boolean network,
-                        List<String> nodeLabels, long heartbeatAgeMs) {
+                        List<String> nodeLabels, long heartbeatAgeMs, List<NodeClassView> nodeClasses) {
         static Shard of(FrameworkHeartbeat h, long now) {
             return new Shard(h.getFrameworkId(), h.getShard(), h.getNodes(), Resources.of(h.getTotal()), Resources.of(h.getFree()),
                     Resources.of(h.getLargestNodeFree()), h.getQueued(), Resources.of(h.getQueuedDemand()), h.getAcceptLimit(),
                     h.getDiskTypes().stream().map(Enum::name).toList(), h.getNetwork(), List.copyOf(h.getNodeLabels()),
-                    Math.max(0, now - h.getSentAt()));
+                    Math.max(0, now - h.getSentAt()), h.getNodeClasses().stream().map(NodeClassView::of).toList());
+        }
+    }
+
+    /** A class of the framework's catalogue (docs/cost.md): its node, its prices, and its live nodes in the shard. */
+    public record NodeClassView(String name, Resources capacity, double onDemandPerHour, double spotPerHour,
+                                double interruptionsPerHour, int nodes, int spotNodes, int idleNodes) {
+        static NodeClassView of(NodeClass c) {
+            return new NodeClassView(c.getName(), Resources.of(c.getCapacity()), c.getOnDemandPerHour(), c.getSpotPerHour(),
+                    c.getInterruptionsPerHour(), c.getNodes(), c.getSpotNodes(), c.getIdleNodes());
         }
     }
 

@@ -33,22 +33,24 @@ public class JobsResource {
 
     public record JobView(String jobId, String submissionId, String name, String owner, String state, int tasksTotal,
                           int tasksSucceeded, int tasksRunning, int tasksFailed, String message, long updatedAt, String queue,
-                          int priority, long acceptedAt, Long startedAt, Long finishedAt) {
+                          int priority, long acceptedAt, Long startedAt, Long finishedAt, double userCost, double platformCost) {
         static JobView of(JobStatus s) {
             return new JobView(s.getJobId(), s.getSubmissionId(), s.getName(), s.getOwner(), s.getState().name(), s.getTasksTotal(),
                     s.getTasksSucceeded(), s.getTasksRunning(), s.getTasksFailed(), s.getMessage(), s.getUpdatedAt(),
-                    s.getQueue(), s.getPriority(), s.getAcceptedAt(), s.getStartedAt(), s.getFinishedAt());
+                    s.getQueue(), s.getPriority(), s.getAcceptedAt(), s.getStartedAt(), s.getFinishedAt(), s.getUserCost(),
+                    s.getPlatformCost());
         }
     }
 
     public record TaskView(String taskId, String name, String state, int attempts, Integer exitCode, String failureClass,
                            String reason, String frameworkId, String nodeId, Long startedAt, Long finishedAt, Long memoryBytes,
-                           String stdoutTail, Long peakMemoryBytes, Double cpuSeconds, List<String> outputs) {
+                           String stdoutTail, Long peakMemoryBytes, Double cpuSeconds, List<String> outputs,
+                           Double costPerHour, double userCost, double platformCost) {
         static TaskView of(TaskSummary t) {
             return new TaskView(t.getTaskId(), t.getName(), t.getState().name(), t.getAttempts(), t.getExitCode(),
                     t.getFailureClass() == null ? null : t.getFailureClass().name(), t.getReason(), t.getFrameworkId(), t.getNodeId(),
                     t.getStartedAt(), t.getFinishedAt(), t.getMemoryBytes(), t.getStdoutTail(), t.getPeakMemoryBytes(),
-                    t.getCpuSeconds(), List.copyOf(t.getOutputs()));
+                    t.getCpuSeconds(), List.copyOf(t.getOutputs()), t.getCostPerHour(), t.getUserCost(), t.getPlatformCost());
         }
     }
 
