@@ -45,7 +45,7 @@ public final class Costs {
         if (ending == TaskEventType.LOST) return true;
         if (cause == null) return false;
         return switch (cause) {
-            case INFRASTRUCTURE, NODE_LOST, FRAMEWORK_LOST, PREEMPTED, UNSCHEDULABLE, UNKNOWN -> true;
+            case INFRASTRUCTURE, NODE_LOST, FRAMEWORK_LOST, PREEMPTED, SPOT_RECLAIMED, UNSCHEDULABLE, UNKNOWN -> true;
             case USER, OOM_KILLED, TIMEOUT, CANCELLED -> false;
         };
     }

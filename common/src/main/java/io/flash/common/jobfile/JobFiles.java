@@ -108,6 +108,7 @@ public final class JobFiles {
                 .setTimeout(text(node, "timeout", path))
                 .setFramework(text(node, "framework", path))
                 .setLocality(text(node, "locality", path))
+                .setSpot(text(node, "spot", path))
                 .setMaxAttempts(node.has("maxAttempts") ? integer(node.get("maxAttempts"), path + "maxAttempts") : null)
                 .setRetryOnExitCodes(integers(node.get("retryOnExitCodes"), path + "retryOnExitCodes"))
                 .setFailOnExitCodes(integers(node.get("failOnExitCodes"), path + "failOnExitCodes"))

@@ -30,6 +30,9 @@ public interface PlannerConfig {
         /** The longest wait between two attempts of a task. */
         Duration maxBackoff();
 
+        /** Spot reclaims of one task (free to the user) after which its attempts run on on-demand capacity only. */
+        int maxSpotAttempts();
+
         /** How often waiting retries are looked at. */
         Duration tick();
     }

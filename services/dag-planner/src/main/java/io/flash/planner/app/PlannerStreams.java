@@ -24,7 +24,7 @@ public class PlannerStreams {
         PlannerConfig.Planner planner = config.planner();
         RetryPolicy policy = new RetryPolicy(planner.infrastructureRetries(),
                 new MemoryPolicy(planner.oomMemoryFactor(), Quantities.bytes(config.memory().maxTask())),
-                planner.frameworkFailureLimit(), planner.maxBackoff().toSeconds());
+                planner.frameworkFailureLimit(), planner.maxBackoff().toSeconds(), planner.maxSpotAttempts());
         return PlannerTopology.build(new FlashTopics(new RegistryValueSerdes(config.registry().url())), policy, planner.tick(),
                 Clock.systemUTC());
     }

@@ -165,7 +165,9 @@ public final class JobPlanner {
         FailureClass cause = event.getFailureClass() != null ? event.getFailureClass()
                 : event.getType() == TaskEventType.LOST ? FailureClass.NODE_LOST
                 : event.getType() == TaskEventType.CANCELLED ? FailureClass.CANCELLED : FailureClass.USER;
-        boolean free = cause == FailureClass.CANCELLED || cause == FailureClass.UNSCHEDULABLE || cause == FailureClass.PREEMPTED;
+        boolean free = cause == FailureClass.CANCELLED || cause == FailureClass.UNSCHEDULABLE || cause == FailureClass.PREEMPTED
+                || cause == FailureClass.SPOT_RECLAIMED;
+        if (cause == FailureClass.SPOT_RECLAIMED) unit.setSpotLosses(unit.getSpotLosses() + 1);
         AttemptCharges.ended(job, unit, event, cause);
         if (RetryPolicy.isInfrastructure(cause)) unit.setInfraFailures(unit.getInfraFailures() + 1);
         else if (!free) unit.setUserFailures(unit.getUserFailures() + 1);
@@ -356,6 +358,7 @@ public final class JobPlanner {
             definition = Shards.forShard(spec, shardIndex);
         }
         applyEstimate(unit, spec, definition);
+        if (!retry.spotAllowedAfter(unit.getSpotLosses())) definition.setSpotAllowed(false);
         if (unit.getMemoryBytes() != null) {
             Capacity r = definition.getResources();
             definition.setResources(new Capacity(r.getCpu(), unit.getMemoryBytes(), r.getDiskBytes(), r.getGpus()));

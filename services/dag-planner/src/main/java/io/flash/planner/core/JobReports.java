@@ -100,6 +100,7 @@ final class JobReports {
             case FRAMEWORK_LOST -> "was lost with its framework " + event.getFrameworkId();
             case CANCELLED -> "was cancelled";
             case PREEMPTED -> "was preempted for a higher-priority task";
+            case SPOT_RECLAIMED -> "was lost when its spot node " + event.getNodeId() + " was reclaimed";
             case UNSCHEDULABLE -> "cannot be scheduled";
             case INFRASTRUCTURE -> "failed in the infrastructure";
             default -> "failed";

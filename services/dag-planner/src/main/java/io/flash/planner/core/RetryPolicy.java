@@ -13,11 +13,22 @@ import io.flash.schema.TaskDefinition;
  * @param memory                  how an OOM-killed attempt's memory grows, and its ceiling
  * @param frameworkFailureLimit   failures on one framework after which the next attempt avoids it
  * @param maxBackoffSeconds       ceiling of the doubled backoff
+ * @param maxSpotAttempts         spot reclaims of one task after which its attempts run on on-demand capacity
  */
-public record RetryPolicy(int infrastructureRetries, MemoryPolicy memory, int frameworkFailureLimit, long maxBackoffSeconds) {
+public record RetryPolicy(int infrastructureRetries, MemoryPolicy memory, int frameworkFailureLimit, long maxBackoffSeconds,
+                          int maxSpotAttempts) {
+
+    public RetryPolicy(int infrastructureRetries, MemoryPolicy memory, int frameworkFailureLimit, long maxBackoffSeconds) {
+        this(infrastructureRetries, memory, frameworkFailureLimit, maxBackoffSeconds, 2);
+    }
 
     public static RetryPolicy defaults() {
-        return new RetryPolicy(3, MemoryPolicy.defaults(), 2, 3600);
+        return new RetryPolicy(3, MemoryPolicy.defaults(), 2, 3600, 2);
+    }
+
+    /** Whether the unit's next attempt may still run on spot capacity after this many spot reclaims. */
+    public boolean spotAllowedAfter(int spotLosses) {
+        return spotLosses < maxSpotAttempts;
     }
 
     /** The verdict: retry or not, and a reason a person can read. */
@@ -41,6 +52,9 @@ public record RetryPolicy(int infrastructureRetries, MemoryPolicy memory, int fr
         }
         if (cause == FailureClass.PREEMPTED) {
             return new Verdict(true, "preemption spends no retry budget");
+        }
+        if (cause == FailureClass.SPOT_RECLAIMED) {
+            return new Verdict(true, "a spot reclaim spends no retry budget");
         }
         if (isInfrastructure(cause)) {
             return infraFailures <= infrastructureRetries

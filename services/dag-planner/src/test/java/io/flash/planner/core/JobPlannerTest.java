@@ -236,6 +236,31 @@ class JobPlannerTest {
     }
 
     @Test
+    void spotReclaimsAreFreeAndAfterTheLimitTheTaskRunsOnDemand() {
+        planner.accept(job("j", task("a")), 1L); // maxAttempts 1; the planner allows 2 spot reclaims
+        TaskReady attempt = plan.drainReady().get(0);
+        assertTrue(attempt.getTask().getSpotAllowed());
+        for (int reclaim = 1; reclaim <= 2; reclaim++) {
+            planner.onEvent(ended(attempt, TaskEventType.FAILED, FailureClass.SPOT_RECLAIMED, 137), 2L);
+            attempt = plan.drainReady().get(0);
+        }
+        assertFalse(attempt.getTask().getSpotAllowed(), "after two reclaims only on-demand capacity");
+        planner.onEvent(ended(attempt, TaskEventType.SUCCEEDED, null, 0), 3L);
+        TaskSummary a = plan.onlyResult().getTasks().get(0);
+        assertEquals(JobState.SUCCEEDED, plan.onlyResult().getState());
+        assertEquals(List.of(0, 0, 2, 3), List.of(a.getUserFailures(), a.getInfraFailures(), a.getSpotLosses(), a.getAttempts()),
+                "neither the user's budget nor the infrastructure's was spent");
+    }
+
+    @Test
+    void aTaskThatForbidsSpotNeverGetsAnAttemptThatMayUseIt() {
+        TaskDefinition never = task("a");
+        never.setSpotAllowed(false);
+        planner.accept(job("j", never), 1L);
+        assertFalse(plan.drainReady().get(0).getTask().getSpotAllowed());
+    }
+
+    @Test
     void aFrameworkLossReportedAfterThePlacementIsIgnoredSoTheAttemptNeverRunsTwice() {
         planner.accept(job("j", task("a")), 1L);
         TaskReady attempt = plan.drainReady().get(0);

@@ -80,7 +80,7 @@ public final class TesTranslator {
                     .setWorkdir(e.workdir())
                     .setResources(needs.resources.build())
                     .setNodeLabels(new HashMap<>(needs.nodeLabels))
-                    .setTimeout(needs.timeout).setFramework(needs.framework)
+                    .setTimeout(needs.timeout).setFramework(needs.framework).setSpot(needs.spot)
                     .setMaxAttempts(1) // TES: an executor's non-zero exit is the task's error; infrastructure is still retried
                     .setContinueOnFailure(Boolean.TRUE.equals(e.ignoreError()))
                     .setMounts(files.mounts()).setFetches(files.fetches())
@@ -169,7 +169,7 @@ public final class TesTranslator {
     private static final class Needs {
         final ResourceRequest.Builder resources = ResourceRequest.newBuilder();
         final Map<String, String> nodeLabels = new TreeMap<>();
-        String timeout, framework;
+        String timeout, framework, spot;
     }
 
     private static Needs needs(TesModel.Resources r, JobSubmission.Builder job, List<String> errors, List<String> dropped) {
@@ -177,6 +177,7 @@ public final class TesTranslator {
         if (r == null) return needs;
         ResourceRequest.Builder out = needs.resources;
         Map<String, String> nodeLabels = needs.nodeLabels;
+        if (r.preemptible() != null) needs.spot = r.preemptible() ? "allow" : "never";
         if (r.cpuCores() != null) {
             if (r.cpuCores() < 1) errors.add("resources.cpu_cores: must be 1 or more, not " + r.cpuCores());
             else out.setCpu((double) r.cpuCores());

@@ -195,6 +195,14 @@ class TesTranslatorTest {
     }
 
     @Test
+    void preemptibleSaysWhetherTheTaskMayRunOnSpot() throws Exception {
+        String task = "{\"executors\": [{\"image\": \"alpine\", \"command\": [\"true\"]}], \"resources\": {%s}}";
+        assertEquals("never", translate(task.formatted("\"preemptible\": false")).submission().getTasks().get(0).getSpot());
+        assertEquals("allow", translate(task.formatted("\"preemptible\": true")).submission().getTasks().get(0).getSpot());
+        assertNull(translate(task.formatted("")).submission().getTasks().get(0).getSpot(), "unset: Flash's default (allow)");
+    }
+
+    @Test
     void unknownBackendParametersAreDroppedUnlessStrict() throws Exception {
         String task = """
                 {"executors": [{"image": "alpine", "command": ["true"]}],

@@ -112,6 +112,9 @@ public final class BinPacker {
         if (task.getNetwork() == NetworkMode.BRIDGE && !hb.getNetwork()) {
             return "offer no network";
         }
+        if (hb.getSpot() && !task.getSpotAllowed()) {
+            return "are spot capacity, which this attempt may not use (spot: never, or reclaimed too often)";
+        }
         for (var label : task.getNodeLabels().entrySet()) {
             if (!label.getValue().equals(hb.getLabels().get(label.getKey()))) {
                 return "lack label " + label.getKey() + "=" + label.getValue();

@@ -73,6 +73,24 @@ class BinPackerTest {
     }
 
     @Test
+    void anAttemptThatMayNotUseSpotNeverLandsOnASpotNode() {
+        NodeRecord spot = record("spot", 2, 2048 * MIB, Resources.zero());
+        spot.getHeartbeat().setSpot(true);
+        NodeRecord onDemand = record("on-demand", 16, 65536 * MIB, Resources.zero());
+        TaskDefinition allowed = needs(1, 512 * MIB);
+        assertEquals("spot", packer.place(allowed, List.of(spot, onDemand)).nodeId(), "the tighter fit, spot allowed");
+        TaskDefinition never = needs(1, 512 * MIB);
+        never.setSpotAllowed(false);
+        assertEquals("on-demand", packer.place(never, List.of(spot, onDemand)).nodeId());
+        NodeIndex index = new NodeIndex();
+        index.put(spot);
+        index.put(onDemand);
+        assertEquals("on-demand", packer.place(never, index, List.of(spot, onDemand)).nodeId(), "the index path too");
+        assertEquals("1 node: 1 are spot capacity, which this attempt may not use (spot: never, or reclaimed too often)",
+                packer.place(never, List.of(spot)).reason());
+    }
+
+    @Test
     void theIndexFindsTheSameTightFitWithoutScanningEveryNode() {
         List<NodeRecord> nodes = new ArrayList<>();
         NodeIndex index = new NodeIndex();

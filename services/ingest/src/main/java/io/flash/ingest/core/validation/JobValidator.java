@@ -117,6 +117,7 @@ public final class JobValidator {
         ContainerRules.workdir(spec.getWorkdir(), path + "workdir", errors);
         ResourceRules.Resources resources = ResourceRules.resources(spec.getResources(), limits, path, errors);
         boolean requireLocality = RunRules.requireLocality(spec.getLocality(), path, errors);
+        boolean spotAllowed = RunRules.spotAllowed(spec.getSpot(), path, errors);
         int maxAttempts = RunRules.maxAttempts(spec.getMaxAttempts(), limits, path, errors);
         Long timeout = RunRules.timeout(spec.getTimeout(), path, errors);
         long backoff = RunRules.backoff(spec.getBackoff(), path, errors);
@@ -159,6 +160,7 @@ public final class JobValidator {
                 .setTimeoutSeconds(timeout)
                 .setFramework(spec.getFramework() == null || spec.getFramework().isBlank() ? null : spec.getFramework().trim())
                 .setRequireLocality(requireLocality)
+                .setSpotAllowed(spotAllowed)
                 .setStream(stream)
                 .build();
     }

@@ -72,6 +72,19 @@ final class RunRules {
         };
     }
 
+    /** Whether its attempts may run on spot capacity: allow (the default) or never (docs/cost.md). */
+    static boolean spotAllowed(String given, String path, List<FieldError> errors) {
+        if (given == null || given.isBlank()) return true;
+        return switch (given.trim().toLowerCase(Locale.ROOT)) {
+            case "allow" -> true;
+            case "never" -> false;
+            default -> {
+                errors.add(error(path + "spot", "'" + given + "' is not one of allow, never"));
+                yield true;
+            }
+        };
+    }
+
     /** The tasks it waits for, each once, each a task of this job other than itself. */
     static List<String> dependsOn(TaskSpec spec, Set<String> names, String path, List<FieldError> errors) {
         List<String> deps = spec.getDependsOn() == null ? List.of() : spec.getDependsOn();

@@ -51,6 +51,15 @@ class JobValidatorTest {
     }
 
     @Test
+    void spotIsAllowedUnlessATaskSaysNever() {
+        ValidationResult result = validator.validate(job(task("a"), task("b").setSpot("never"), task("c").setSpot(" Allow ")),
+                "job-1", "sub-1", 5L);
+        assertTrue(result.isAccepted(), () -> result.errors().toString());
+        assertEquals(List.of(true, false, true), result.accepted().getTasks().stream().map(TaskDefinition::getSpotAllowed).toList());
+        assertEquals("'sometimes' is not one of allow, never", errors(job(task("a").setSpot("sometimes"))).get("tasks[0].spot"));
+    }
+
+    @Test
     void rejectsAJobWithoutTasks() {
         assertEquals(Set.of("tasks"), errors(JobSubmission.newBuilder().setName("j").setTasks(List.of()).build()).keySet());
     }
