@@ -10,12 +10,48 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.TreeMap;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code flash cost}: what jobs cost (docs/cost.md), the user's part (what the tasks did) and the
  * platform's (what it lost), in the catalogue's currency; read from the status API.
  */
 final class CostCommands {
+
+    @Command(name = "cost", description = {"What jobs cost (docs/cost.md): one job and its tasks, or every job since a time,",
+            "per owner and per day; the user's part (what the tasks did) and the platform's (what it lost)."})
+    static final class Cost extends FlashCli.Sub {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(arity = "0..1", paramLabel = "JOB_ID")
+        String jobId;
+
+        @Option(names = "--owner", paramLabel = "O", description = "only this owner's jobs")
+        String owner;
+
+        @Option(names = "--since", paramLabel = "T", description = "jobs accepted since: 2026-12-01, 2026-12-01T08:00:00Z, or 24h / 7d back")
+        String since;
+
+        @Override
+        public Integer call() throws Exception {
+            if (jobId != null) return CostCommands.job(term(), flash.api(), jobId);
+            Long from = null;
+            if (since != null) {
+                try {
+                    from = CostCommands.since(since, Instant.now());
+                } catch (IllegalArgumentException e) {
+                    throw new ParameterException(spec.commandLine(), "--since: " + e.getMessage());
+                }
+            }
+            return CostCommands.jobs(term(), flash.api(), owner, from);
+        }
+    }
 
     /** Jobs read per request while adding up. */
     private static final int PAGE = 1000;

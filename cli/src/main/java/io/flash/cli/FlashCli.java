@@ -15,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,7 +26,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.ScopeType;
@@ -40,7 +38,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "flash", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT, version = "flash 0.1.0",
         description = "Submit jobs to Flash and look at them.",
-        subcommands = {FlashCli.Setup.class, FlashCli.SignIn.class, FlashCli.SignOut.class, FlashCli.Submit.class, FlashCli.Cost.class,
+        subcommands = {FlashCli.Setup.class, FlashCli.SignIn.class, FlashCli.SignOut.class, FlashCli.Submit.class, CostCommands.Cost.class, CapacityCommands.Capacity.class,
                 FlashCli.Status.class, FlashCli.Watch.class, FlashCli.Result.class, FlashCli.Cancel.class,
                 FlashCli.SchemaOf.class, FlashCli.Jobs.class, FlashCli.Logs.class, FlashCli.Frameworks.class,
                 FlashCli.Why.class, FlashCli.Nodes.class, FlashCli.Console.class},
@@ -226,36 +224,6 @@ public final class FlashCli implements Callable<Integer> {
             }
             term().out().println("cancel requested for " + jobId + "; follow it with: flash status " + jobId);
             return 0;
-        }
-    }
-
-    @Command(name = "cost", description = {"What jobs cost (docs/cost.md): one job and its tasks, or every job since a time,",
-            "per owner and per day; the user's part (what the tasks did) and the platform's (what it lost)."})
-    static final class Cost extends Sub {
-        @Spec
-        CommandSpec spec;
-
-        @Parameters(arity = "0..1", paramLabel = "JOB_ID")
-        String jobId;
-
-        @Option(names = "--owner", paramLabel = "O", description = "only this owner's jobs")
-        String owner;
-
-        @Option(names = "--since", paramLabel = "T", description = "jobs accepted since: 2026-12-01, 2026-12-01T08:00:00Z, or 24h / 7d back")
-        String since;
-
-        @Override
-        public Integer call() throws Exception {
-            if (jobId != null) return CostCommands.job(term(), flash.api(), jobId);
-            Long from = null;
-            if (since != null) {
-                try {
-                    from = CostCommands.since(since, Instant.now());
-                } catch (IllegalArgumentException e) {
-                    throw new ParameterException(spec.commandLine(), "--since: " + e.getMessage());
-                }
-            }
-            return CostCommands.jobs(term(), flash.api(), owner, from);
         }
     }
 

@@ -122,6 +122,12 @@ public final class FlashStack implements AutoCloseable {
         }
     }
 
+    /** Whether the instance ended on its own within the time (as a reclaimed spot node does). */
+    public boolean awaitExit(String name, Duration timeout) throws InterruptedException {
+        Process p = services.get(name);
+        return p == null || p.waitFor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
     /** A clean stop (SIGTERM) of one service instance. */
     public void stop(String name) throws InterruptedException {
         Process p = services.remove(name);

@@ -5,6 +5,8 @@ import io.flash.common.ids.JobIds;
 import io.flash.common.serde.RegistryValueSerdes;
 import io.flash.common.topics.FlashTopics;
 import io.flash.common.topics.Topic;
+import io.flash.schema.Assignment;
+import io.flash.schema.AssignmentAction;
 import io.flash.schema.JobAction;
 import io.flash.schema.JobCommand;
 import io.flash.schema.JobRejected;
@@ -98,10 +100,7 @@ public final class JobClient implements AutoCloseable {
 
     /** Asks the planner to cancel the job: nothing new starts, running attempts are killed. */
     public void cancel(String jobId, String reason) throws Exception {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        login.addTo(props);
-        try (KafkaProducer<String, JobCommand> commands = new KafkaProducer<>(props, topics.jobsCommands.keySerde().serializer(),
+        try (KafkaProducer<String, JobCommand> commands = new KafkaProducer<>(producerProperties(), topics.jobsCommands.keySerde().serializer(),
                 topics.jobsCommands.valueSerde().serializer())) {
             commands.send(new ProducerRecord<>(topics.jobsCommands.name(), jobId, JobCommand.newBuilder().setJobId(jobId)
                     .setAction(JobAction.CANCEL).setReason(reason).setRequestedBy(System.getProperty("user.name"))
@@ -109,12 +108,31 @@ public final class JobClient implements AutoCloseable {
         }
     }
 
-    /** Publishes raw bytes to the ingest topic (what a misbehaving client might do). */
-    public void submitRaw(String key, byte[] value) throws Exception {
+    /**
+     * Tells a spot node its capacity is reclaimed, as its provider would (docs/cost.md): it takes no
+     * new work, and at {@code leaveAt} its running attempts are lost as SPOT_RECLAIMED and it leaves.
+     * Written to the node's own partition of its framework's assignments topic, where it reads.
+     */
+    public void reclaimNode(String frameworkId, String nodeId, int partition, long leaveAt, String reason) throws Exception {
+        Topic<String, Assignment> assignments = topics.frameworkAssignments(frameworkId);
+        try (KafkaProducer<String, Assignment> out = new KafkaProducer<>(producerProperties(), assignments.keySerde().serializer(),
+                assignments.valueSerde().serializer())) {
+            out.send(new ProducerRecord<>(assignments.name(), partition, nodeId, Assignment.newBuilder().setNodeId(nodeId)
+                    .setAction(AssignmentAction.RECLAIM).setJobId("").setTaskId("").setAttemptId("").setReason(reason)
+                    .setAssignedAt(System.currentTimeMillis()).setLeaveAt(leaveAt).build())).get();
+        }
+    }
+
+    private Properties producerProperties() {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         login.addTo(props);
-        try (KafkaProducer<byte[], byte[]> raw = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+        return props;
+    }
+
+    /** Publishes raw bytes to the ingest topic (what a misbehaving client might do). */
+    public void submitRaw(String key, byte[] value) throws Exception {
+        try (KafkaProducer<byte[], byte[]> raw = new KafkaProducer<>(producerProperties(), new ByteArraySerializer(), new ByteArraySerializer())) {
             raw.send(new ProducerRecord<>(topics.jobsSubmitted.name(),
                     key == null ? null : key.getBytes(StandardCharsets.UTF_8), value)).get();
         }

@@ -5,6 +5,7 @@ import io.flash.executor.attempt.AttemptRef;
 import io.flash.executor.attempt.AttemptReporter;
 import io.flash.executor.attempt.AttemptRunner;
 import io.flash.executor.attempt.CgroupUsage;
+import io.flash.executor.attempt.Kill;
 import io.flash.executor.attempt.NodeSettings;
 import io.flash.executor.attempt.OutsideKills;
 import io.flash.executor.attempt.StuckContainers;
@@ -22,6 +23,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.*;
 import java.util.concurrent.*;
 import org.jboss.logging.Logger;
@@ -49,7 +51,10 @@ public final class NodeAgent implements AutoCloseable {
     private final StuckAttempts stuckAttempts = new StuckAttempts(Duration.ofSeconds(60));
     private final OutsideKills outsideKills = new OutsideKills();
     private AutoCloseable killWatch;
-    private final Map<String, String> killReasons = new ConcurrentHashMap<>();
+    private final Map<String, Kill> kills = new ConcurrentHashMap<>();
+    private final SpotReclaim reclaim = new SpotReclaim();
+    private volatile boolean gone;
+    private volatile Runnable onLeave = () -> { };
     private final ExecutorService workers = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "attempt-worker");
         t.setDaemon(true);
@@ -94,7 +99,7 @@ public final class NodeAgent implements AutoCloseable {
                 var sent = link.log(chunk);
                 if (await) sent.get(30, TimeUnit.SECONDS);
             }
-        }, killReasons, usage, new Staging(settings.workRoot(), this::objectStore, this::inputCache, settings.sharedRoot(),
+        }, kills, usage, new Staging(settings.workRoot(), this::objectStore, this::inputCache, settings.sharedRoot(),
                 new Scratch(settings.workRoot(), settings.nodeId(), TaskOwner.of(ContainerRuntime.TASK_USER)), AddressRule.of(settings.fetchAllow())),
                 stuck, outsideKills, meters);
     }
@@ -112,6 +117,8 @@ public final class NodeAgent implements AutoCloseable {
         timers.scheduleAtFixedRate(this::heartbeatQuietly, 0, settings.heartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
         timers.scheduleAtFixedRate(this::refreshImages, 30, 30, TimeUnit.SECONDS);
         timers.scheduleAtFixedRate(() -> stuck.sweep(docker::remove), 10, 10, TimeUnit.SECONDS);
+        timers.scheduleAtFixedRate(this::followReclaim, 1, 1, TimeUnit.SECONDS);
+        scheduleOwnReclaim();
         timers.scheduleAtFixedRate(this::watchForStuckAttemptsQuietly, 30, 30, TimeUnit.SECONDS);
         pollThread = new Thread(this::pollLoop, "assignments-" + settings.nodeId());
         pollThread.start();
@@ -161,14 +168,17 @@ public final class NodeAgent implements AutoCloseable {
                 List<FrameworkLink.Delivery> deliveries = link.poll(Duration.ofMillis(500));
                 if (deliveries.isEmpty()) continue;
                 List<Future<?>> batch = new ArrayList<>();
-                List<Assignment> kills = new ArrayList<>();
+                List<Assignment> killed = new ArrayList<>();
                 long next = -1;
                 for (FrameworkLink.Delivery delivery : deliveries) {
                     next = delivery.next();
                     Assignment assignment = delivery.assignment();
                     if (assignment == null) continue;
                     if (assignment.getAction() == AssignmentAction.KILL) {
-                        kills.add(assignment); // after the batch's starts, so a kill never overtakes its run
+                        killed.add(assignment); // after the batch's starts, so a kill never overtakes its run
+                    } else if (assignment.getAction() == AssignmentAction.RECLAIM) {
+                        noticeReclaim(assignment.getLeaveAt() == null ? System.currentTimeMillis() : assignment.getLeaveAt(),
+                                assignment.getReason() == null ? "reclaimed by its provider" : assignment.getReason());
                     } else if (running.claim(assignment.getAttemptId(), new RunningAttempts.Attempt(assignment.getJobId(),
                             assignment.getTaskId(), assignment.getTask().getResources()))) {
                         // claimed here, not on the preparer thread: the next heartbeat lists it even while it waits for a thread
@@ -192,8 +202,8 @@ public final class NodeAgent implements AutoCloseable {
                         LOG.error("assignment could not be handled", e.getCause());
                     }
                 }
-                for (Assignment kill : kills) {
-                    kill(kill.getAttemptId(), kill.getReason() == null ? "killed by the framework" : kill.getReason());
+                for (Assignment kill : killed) {
+                    kill(kill.getAttemptId(), Kill.asked(kill.getReason() == null ? "killed by the framework" : kill.getReason()));
                 }
                 link.commit(next);
             }
@@ -226,17 +236,52 @@ public final class NodeAgent implements AutoCloseable {
         workers.submit(() -> guard(ref, () -> runner.startAndWait(ref, id, task.getTimeoutSeconds(), Staging.Outputs.of(task))));
     }
 
-    private void kill(String attemptId, String reason) {
+    private void kill(String attemptId, Kill kill) {
         if (!running.contains(attemptId)) {
             return;
         }
-        killReasons.put(attemptId, reason);
+        kills.put(attemptId, kill);
+        String reason = kill.reason();
         try {
             String refused = docker.find(attemptId).map(c -> docker.kill(c.id())).orElse(null);
             LOG.infof("killing attempt %s: %s%s", attemptId, reason, refused == null ? "" : " (the engine refused: " + refused + ")");
         } catch (RuntimeException engineDown) {
             // the attempt's wait ends it after the kill grace all the same
             LOG.warnf("killing attempt %s: the engine does not answer (%s)", attemptId, AttemptRunner.message(engineDown));
+        }
+    }
+
+    /** What the node does when it has left (its capacity was reclaimed): the service ends. */
+    public void onLeave(Runnable action) {
+        onLeave = action;
+    }
+
+    private void noticeReclaim(long leaveAt, String reason) {
+        if (!reclaim.noticed()) {
+            LOG.warnf("spot capacity reclaimed (%s): taking no new work, leaving at %s", reason, Instant.ofEpochMilli(leaveAt));
+        }
+        reclaim.notice(leaveAt, reason);
+        heartbeatQuietly(); // the framework stops placing here now, not at the next beat
+    }
+
+    /** A spot node of a provider that reclaims at a rate (flash.node.spot-reclaims-per-hour) notices its own reclaim. */
+    private void scheduleOwnReclaim() {
+        NodeSettings.Pricing pricing = settings.pricing();
+        if (!pricing.spot() || pricing.reclaimsPerHour() <= 0) return;
+        double hours = -Math.log(1 - ThreadLocalRandom.current().nextDouble()) / pricing.reclaimsPerHour();
+        timers.schedule(() -> noticeReclaim(System.currentTimeMillis() + pricing.notice().toMillis(),
+                "at the provider's rate of " + pricing.reclaimsPerHour() + " an hour"), (long) (hours * 3_600_000), TimeUnit.MILLISECONDS);
+    }
+
+    private void followReclaim() {
+        long now = System.currentTimeMillis();
+        if (reclaim.stopNow(now)) {
+            for (String attemptId : running.ids()) kill(attemptId, Kill.reclaimed(reclaim.lossReason()));
+        }
+        if (!gone && reclaim.leaveNow(now, running.size())) {
+            gone = true;
+            LOG.warnf("spot capacity reclaimed: node %s leaves (%d attempts unreported)", settings.nodeId(), running.size());
+            onLeave.run();
         }
     }
 
@@ -279,7 +324,9 @@ public final class NodeAgent implements AutoCloseable {
     }
 
     private void heartbeat() {
-        link.heartbeat(running.heartbeat(settings, images, link.partition(), startedAt, stuck.unhealthyReason()), error -> {
+        if (gone) return;
+        String unavailable = reclaim.unavailable().orElse(stuck.unhealthyReason());
+        link.heartbeat(running.heartbeat(settings, images, link.partition(), startedAt, unavailable), error -> {
             if (error == null) lastHeartbeatAcked = System.currentTimeMillis();
         });
     }

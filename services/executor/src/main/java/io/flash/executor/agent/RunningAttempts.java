@@ -34,6 +34,10 @@ public final class RunningAttempts {
         return attempts.size();
     }
 
+    public List<String> ids() {
+        return new ArrayList<>(attempts.keySet());
+    }
+
     /** Free = total − what running attempts hold, never below zero; none at all while the node is unhealthy. */
     public NodeHeartbeat heartbeat(NodeSettings node, List<String> images, int assignmentPartition, long startedAt, String unhealthy) {
         Capacity total = node.capacity();

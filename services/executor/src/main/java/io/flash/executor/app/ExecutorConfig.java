@@ -59,6 +59,12 @@ public interface ExecutorConfig {
         /** Whether this node runs on spot capacity (priced at its class's spot price). */
         boolean spot();
 
+        /** For a spot node: how often per hour its provider reclaims it (0: only when told, e.g. flash capacity reclaim). */
+        double spotReclaimsPerHour();
+
+        /** For a spot node: the notice a reclaim gives before the capacity goes. */
+        Duration spotNotice();
+
         Duration heartbeatInterval();
 
         Duration pullTimeout();

@@ -15,6 +15,7 @@ import io.flash.executor.store.ObjectStore;
 import io.flash.schema.Capacity;
 import io.flash.schema.DiskType;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -58,6 +59,7 @@ public class ExecutorNode implements HealthCheck {
         }
         docker = new DockerRuntime(config.docker().host(), RegistryAuth.parse(config.node().registryAuth().orElse(null)));
         agent = new NodeAgent(settings, docker, new KafkaFrameworkLink(topics, settings.frameworkId(), settings.nodeId(), bootstrap));
+        agent.onLeave(() -> Quarkus.asyncExit(0)); // a reclaimed spot node is gone, as its machine would be
         agent.start();
         agent.bindMetrics(meters);
     }
@@ -93,7 +95,8 @@ public class ExecutorNode implements HealthCheck {
                         s3.pathStyle()),
                 Quantities.bytes(node.cacheMax()), new NodeSettings.Sandbox(node.pidsPerCpu(), node.killGrace()),
                 Path.of(node.sharedRoot()), node.fetchAllow().orElse(""),
-                new NodeSettings.Pricing(node.nodeClass().filter(c -> !c.isBlank()).orElse(null), node.spot()));
+                new NodeSettings.Pricing(node.nodeClass().filter(c -> !c.isBlank()).orElse(null), node.spot(),
+                        node.spotReclaimsPerHour(), node.spotNotice()));
     }
 
     @Override

@@ -40,8 +40,8 @@ public final class AttemptRunner {
     private final ContainerRuntime docker;
     private final NodeSettings settings;
     private final AttemptReporter reporter;
-    /** attempt id → why it was killed; an exit after a kill is reported CANCELLED, not as the program's failure. */
-    private final Map<String, String> killReasons;
+    /** attempt id → why it was killed; an exit after a kill is reported as the kill says, not as the program's failure. */
+    private final Map<String, Kill> kills;
 
     private final UsageSampler usage;
     private final WorkDirs.Layout workDirs;
@@ -59,7 +59,7 @@ public final class AttemptRunner {
         return t;
     });
 
-    public AttemptRunner(ContainerRuntime docker, NodeSettings settings, AttemptReporter reporter, Map<String, String> killReasons,
+    public AttemptRunner(ContainerRuntime docker, NodeSettings settings, AttemptReporter reporter, Map<String, Kill> kills,
                   UsageSampler usage, Staging staging, StuckContainers stuck, OutsideKills outsideKills,
                   MeterRegistry meters) {
         this.stuck = stuck;
@@ -69,7 +69,7 @@ public final class AttemptRunner {
         this.docker = docker;
         this.settings = settings;
         this.reporter = reporter;
-        this.killReasons = killReasons;
+        this.kills = kills;
         this.usage = usage;
         this.workDirs = new WorkDirs.Layout(settings.workRoot(), staging.scratch());
         this.staging = staging;
@@ -196,7 +196,7 @@ public final class AttemptRunner {
                 }
             }, 250, 250, TimeUnit.MILLISECONDS);
             try {
-                exit = docker.await(containerId, timeoutSeconds, () -> killReasons.containsKey(attemptId), settings.sandbox().killGrace());
+                exit = docker.await(containerId, timeoutSeconds, () -> kills.containsKey(attemptId), settings.sandbox().killGrace());
                 if (exit.unstoppable() == null) follower.awaitCompletion(30, TimeUnit.SECONDS);
             } finally {
                 flusher.cancel(false);
@@ -235,7 +235,7 @@ public final class AttemptRunner {
     private void reportExit(AttemptRef ref, String containerId, ContainerRuntime.Exit exit, Long timeoutSeconds,
                             Staging.Outputs outputs, Observed observed) throws Exception {
         String attemptId = ref.attemptId();
-        String killReason = killReasons.remove(attemptId);
+        Kill kill = kills.remove(attemptId);
         StagingFailure streamFailure = streamFailures.remove(attemptId);
         String unstoppable = exit.unstoppable() == null ? "" : "; " + exit.unstoppable();
         String outside;
@@ -244,8 +244,10 @@ public final class AttemptRunner {
         }
         Ending ending;
         List<String> published = List.of();
-        if (killReason != null) {
-            ending = new Ending(AttemptState.CANCELLED, exit.exitCode(), FailureClass.CANCELLED, killReason + unstoppable);
+        if (kill != null && kill.cause() == FailureClass.CANCELLED) {
+            ending = new Ending(AttemptState.CANCELLED, exit.exitCode(), FailureClass.CANCELLED, kill.reason() + unstoppable);
+        } else if (kill != null) {
+            ending = Ending.failed(exit.exitCode(), kill.cause(), kill.reason() + unstoppable);
         } else if (streamFailure != null) {
             ending = Ending.failed(exit.exitCode(), streamFailure.failureClass(), streamFailure.reason());
         } else if (exit.timedOut()) {

@@ -22,14 +22,16 @@ public record NodeSettings(String nodeId, String frameworkId, Capacity capacity,
                         long cacheMaxBytes, Sandbox sandbox, Path sharedRoot, String fetchAllow) {
         this(nodeId, frameworkId, capacity, diskType, network, labels, heartbeatInterval, pullTimeout, logTailLines, cgroupRoot,
                 usageInterval, workRoot, logChunkBytes, logBytesPerSecond, objectStore, cacheMaxBytes, sandbox, sharedRoot,
-                fetchAllow, new Pricing(null, false));
+                fetchAllow, Pricing.UNPRICED);
     }
 
     /**
      * What the node is sold as (docs/cost.md): the class of its framework's catalogue it was started
-     * as (null: unpriced), and whether it runs on spot capacity.
+     * as (null: unpriced), whether it runs on spot capacity, and — for a provider that reclaims spot
+     * nodes at a rate — how often per hour and with how much notice.
      */
-    public record Pricing(String nodeClass, boolean spot) {
+    public record Pricing(String nodeClass, boolean spot, double reclaimsPerHour, Duration notice) {
+        public static final Pricing UNPRICED = new Pricing(null, false, 0, Duration.ofSeconds(120));
     }
 
     /**

@@ -136,8 +136,10 @@ public final class SimulatedFleet implements AutoCloseable {
                     if (assignment == null) continue;
                     if (assignment.getAction() == AssignmentAction.KILL) {
                         kill(node, assignment);
-                    } else {
+                    } else if (assignment.getAction() == AssignmentAction.RUN) {
                         run(node, assignment);
+                    } else {
+                        LOG.warnf("simulated node %s ignores %s: simulated nodes are never spot capacity", record.key(), assignment.getAction());
                     }
                 }
                 // STARTED is handed to the producer before the position moves past its assignment.

@@ -133,6 +133,32 @@ class NodeAgentTest {
         assertEquals(1, agent.runningAttempts());
     }
 
+    @Test
+    void aReclaimedSpotNodeTakesNoWorkThenLosesWhatRunsAsSpotReclaimedAndLeaves() throws Exception {
+        engine.program("job-1.t.6", MemoryEngine.Program.forever());
+        CompletableFuture<Void> left = new CompletableFuture<>();
+        start();
+        agent.onLeave(() -> left.complete(null));
+        link.deliver(new FrameworkLink.Delivery(run("job-1.t.6"), 1));
+        link.awaitEvent(e -> e.getState() == AttemptState.STARTED);
+        link.deliver(new FrameworkLink.Delivery(Assignment.newBuilder().setNodeId("n1").setAction(AssignmentAction.RECLAIM)
+                .setJobId("").setTaskId("").setAttemptId("").setReason("test").setAssignedAt(3L)
+                .setLeaveAt(System.currentTimeMillis() + 1_500).build(), 2));
+        NodeHeartbeat draining = link.awaitHeartbeat(h -> h.getUnhealthy() != null);
+        assertTrue(draining.getUnhealthy().startsWith("spot capacity reclaimed (test): leaves at "), draining.getUnhealthy());
+        assertEquals(0.0, draining.getFree().getCpu(), "no room offered during the notice");
+        assertEquals(List.of(AttemptState.STARTED), link.states("job-1.t.6"), "the attempt runs on through the notice");
+
+        AttemptEvent end = link.awaitEvent(e -> e.getState() != AttemptState.STARTED);
+        assertEquals(AttemptState.FAILED, end.getState());
+        assertEquals(FailureClass.SPOT_RECLAIMED, end.getFailureClass());
+        assertTrue(end.getReason().startsWith("the spot node was reclaimed (test)"), end.getReason());
+        left.get(10, TimeUnit.SECONDS);
+        int beats = link.heartbeats.size();
+        Thread.sleep(600);
+        assertEquals(beats, link.heartbeats.size(), "a node that left is silent");
+    }
+
     /** A framework link in memory: deliveries queued by the test, everything sent kept. */
     static final class MemoryLink implements FrameworkLink {
 

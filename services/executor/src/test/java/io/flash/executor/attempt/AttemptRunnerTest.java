@@ -30,7 +30,7 @@ class AttemptRunnerTest {
     Path dir;
     private final MemoryEngine engine = new MemoryEngine();
     private final List<AttemptEvent> reported = Collections.synchronizedList(new ArrayList<>());
-    private final Map<String, String> killReasons = new ConcurrentHashMap<>();
+    private final Map<String, Kill> killReasons = new ConcurrentHashMap<>();
     private final OutsideKills outsideKills = new OutsideKills();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
 
@@ -121,7 +121,7 @@ class AttemptRunnerTest {
     void aCancelEndsItAsCancelledWithTheReason() throws Exception {
         Assignment a = assignment("a", null);
         engine.program(a.getAttemptId(), MemoryEngine.Program.forever());
-        timer.schedule(() -> killReasons.put(a.getAttemptId(), "cancelled"), 200, java.util.concurrent.TimeUnit.MILLISECONDS);
+        timer.schedule(() -> killReasons.put(a.getAttemptId(), Kill.asked("cancelled")), 200, java.util.concurrent.TimeUnit.MILLISECONDS);
         AttemptEvent end = run(a);
         assertEquals(AttemptState.CANCELLED, end.getState());
         assertEquals("cancelled", end.getReason());

@@ -24,12 +24,13 @@ public class NodesResource {
 
     public record Node(String frameworkId, String nodeId, FrameworksResource.Resources total, FrameworksResource.Resources free,
                        String diskType, boolean network, Map<String, String> labels, int running, List<String> runningAttempts,
-                       long startedAt, long heartbeatAgeMs, String unhealthy, String nodeClass, boolean spot) {
+                       long startedAt, long heartbeatAgeMs, String unhealthy, String nodeClass, boolean spot,
+                       int assignmentPartition) {
         static Node of(NodeHeartbeat h, long now, boolean showAttempts) {
             return new Node(h.getFrameworkId(), h.getNodeId(), FrameworksResource.Resources.of(h.getTotal()),
                     FrameworksResource.Resources.of(h.getFree()), h.getDiskType().name(), h.getNetwork(), Map.copyOf(h.getLabels()),
                     h.getRunningAttempts().size(), showAttempts ? List.copyOf(h.getRunningAttempts()) : List.of(), h.getStartedAt(),
-                    Math.max(0, now - h.getSentAt()), h.getUnhealthy(), h.getNodeClass(), h.getSpot());
+                    Math.max(0, now - h.getSentAt()), h.getUnhealthy(), h.getNodeClass(), h.getSpot(), h.getAssignmentPartition());
         }
     }
 

@@ -1,0 +1,143 @@
+package io.flash.e2e;
+
+import io.flash.common.client.TopicTail;
+import io.flash.common.cost.Costs;
+import io.flash.common.ids.JobIds;
+import io.flash.schema.FailureClass;
+import io.flash.schema.JobResult;
+import io.flash.schema.JobState;
+import io.flash.schema.JobSubmission;
+import io.flash.schema.TaskEvent;
+import io.flash.schema.TaskEventType;
+import io.flash.schema.TaskSpec;
+import io.flash.schema.TaskSummary;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.utils.Utils;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static io.flash.e2e.FoundationTest.job;
+import static io.flash.e2e.FoundationTest.task;
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * A spot node reclaimed in the middle of a task, on the real engine (docs/cost.md): the node takes
+ * no new work from the notice, its attempt is lost as SPOT_RECLAIMED when the notice runs out, the
+ * node leaves, and the task is retried on on-demand capacity without touching the user's budget;
+ * the lost run time is the platform's cost. A task that says spot: never waits for on-demand room
+ * rather than run on the spot node.
+ */
+class SpotReclaimTest extends StackTest {
+
+    private static final int PORT = 18160;
+    private static final String POOL = "pool=spot-e2e";
+    private TopicTail<TaskEvent> events;
+    private String spotNode, onDemandNode;
+
+    @BeforeAll
+    void startTheSpotNode() throws Exception {
+        events = new TopicTail<>(stack.bootstrapServers(), client.topics().tasksEvents);
+        sameShard();
+        stack.startInstance("spot-node", "executor", PORT, node(spotNode, true));
+        stack.awaitReady("spot-node", Duration.ofSeconds(120));
+    }
+
+    @AfterAll
+    void stopTheNodes() throws Exception {
+        stack.stop("spot-node");
+        stack.stop("on-demand-node");
+        if (events != null) events.close();
+    }
+
+    /**
+     * Node ids that land in the same shard of the ecs framework (the partition of their heartbeats'
+     * key), so the attempt waiting for on-demand room waits where that room appears.
+     */
+    private void sameShard() {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers());
+        int shards;
+        try (KafkaConsumer<byte[], byte[]> metadata = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            shards = metadata.partitionsFor(client.topics().frameworkNodes("ecs").name(), Duration.ofSeconds(30)).size();
+        }
+        spotNode = "e2e-spot";
+        int wanted = shardOf(spotNode, shards);
+        for (int i = 0; onDemandNode == null; i++) {
+            if (shardOf("e2e-on-demand-" + i, shards) == wanted) onDemandNode = "e2e-on-demand-" + i;
+        }
+    }
+
+    private static int shardOf(String nodeId, int shards) {
+        return Utils.toPositive(Utils.murmur2(nodeId.getBytes(StandardCharsets.UTF_8))) % shards;
+    }
+
+    private static Map<String, String> node(String id, boolean spot) {
+        return Map.of("FLASH_NODE_ID", id, "FLASH_NODE_SPOT", String.valueOf(spot), "FLASH_NODE_LABELS", POOL,
+                "FLASH_NODE_CPU", "1", "FLASH_NODE_MEMORY", "1Gi");
+    }
+
+    private static TaskSpec pooled(String name, String spot) {
+        TaskSpec t = task(name, "sleep 6; echo done", 0.5, "64Mi");
+        t.setNodeLabels(Map.of("pool", "spot-e2e"));
+        t.setSpot(spot);
+        return t;
+    }
+
+    @Test
+    void aReclaimedSpotAttemptIsRetriedOnDemandFreeAndSpotNeverWaitsForOnDemand() throws Exception {
+        JobSubmission submission = job("spot-reclaim", pooled("on-spot", null), pooled("never-spot", "never"));
+        String jobId = JobIds.forSubmission(submission.getSubmissionId());
+        try (var results = client.openResults()) {
+            client.submit(submission);
+            TaskEvent started = await(e -> e.getJobId().equals(jobId) && e.getType() == TaskEventType.STARTED, "on-spot to start");
+            assertEquals(spotNode, started.getNodeId());
+            assertEquals(jobId + ".on-spot", started.getTaskId(), "only the task that allows spot starts on the spot node");
+            TaskEvent held = await(e -> e.getTaskId().equals(jobId + ".never-spot") && e.getType() == TaskEventType.HELD
+                    && e.getReason() != null && e.getReason().contains("spot capacity"), "never-spot to wait");
+            assertTrue(held.getReason().contains("are spot capacity, which this attempt may not use"), held.getReason());
+
+            FlashStack.CommandResult reclaim = stack.flash(null, Map.of(), "capacity", "reclaim", spotNode, "--notice", "2");
+            assertEquals(0, reclaim.exit(), reclaim.output());
+            stack.startInstance("on-demand-node", "executor", PORT + 1, node(onDemandNode, false));
+            stack.awaitReady("on-demand-node", Duration.ofSeconds(120));
+            assertTrue(stack.awaitExit("spot-node", Duration.ofSeconds(60)), "the reclaimed node left");
+
+            JobResult result = results.await(jobId, Duration.ofSeconds(120))
+                    .orElseThrow(() -> new AssertionError("no result; " + pageOrWhy(jobId) + "; logs in " + stack.logs()));
+            assertEquals(JobState.SUCCEEDED, result.getState(), result::toString);
+            TaskSummary onSpot = result.getTasks().stream().filter(t -> t.getName().equals("on-spot")).findFirst().orElseThrow();
+            assertEquals(List.of(2, 0, 0, 1), List.of(onSpot.getAttempts(), onSpot.getUserFailures(), onSpot.getInfraFailures(),
+                    onSpot.getSpotLosses()), "one free spot loss, then a success: " + onSpot);
+            assertEquals(onDemandNode, onSpot.getNodeId());
+            TaskSummary never = result.getTasks().stream().filter(t -> t.getName().equals("never-spot")).findFirst().orElseThrow();
+            assertEquals(List.of(1, onDemandNode), List.of(never.getAttempts(), never.getNodeId()));
+
+            TaskEvent lost = events.values(e -> e.getJobId().equals(jobId) && e.getType() == TaskEventType.FAILED).get(0);
+            assertEquals(FailureClass.SPOT_RECLAIMED, lost.getFailureClass(), lost.toString());
+            assertTrue(result.getPlatformCost() > 0, "the reclaimed run time is the platform's: " + result);
+            assertTrue(Costs.platformPays(lost.getType(), lost.getFailureClass()));
+            assertEquals(onSpot.getUserCost() + never.getUserCost(), result.getUserCost(), 1e-12, "the user pays for the successes only");
+        }
+        assertTrue(events.values(e -> e.getNodeId() != null && e.getNodeId().equals(spotNode) && e.getTaskId().endsWith(".never-spot"))
+                .isEmpty(), "spot: never never reached the spot node");
+    }
+
+    private TaskEvent await(Predicate<TaskEvent> wanted, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (System.nanoTime() < deadline) {
+            List<TaskEvent> seen = events.values(wanted);
+            if (!seen.isEmpty()) return seen.get(0);
+            Thread.sleep(100);
+        }
+        throw new AssertionError("waited 90 s for " + what + "; logs in " + stack.logs());
+    }
+}
