@@ -177,6 +177,7 @@ public final class JobFiles {
                 .setFrom(scatter.has("from") ? whole(scatter.get("from"), path + "from") : null)
                 .setTo(scatter.has("to") ? whole(scatter.get("to"), path + "to") : null)
                 .setShardSize(scatter.has("shardSize") ? integer(scatter.get("shardSize"), path + "shardSize") : null)
+                .setTargetShardDuration(text(scatter, "targetShardDuration", path))
                 .build();
     }
 

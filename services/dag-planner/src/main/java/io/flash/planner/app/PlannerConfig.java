@@ -33,6 +33,9 @@ public interface PlannerConfig {
         /** Spot reclaims of one task (free to the user) after which its attempts run on on-demand capacity only. */
         int maxSpotAttempts();
 
+        /** Shards of a scatter sized by targetShardDuration when no earlier run says how long an item takes. */
+        int firstRunShards();
+
         /** How often waiting retries are looked at. */
         Duration tick();
     }

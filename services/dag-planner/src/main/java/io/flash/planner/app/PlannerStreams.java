@@ -6,6 +6,7 @@ import io.flash.common.streams.StuckThreadWatch;
 import io.flash.common.topics.FlashTopics;
 import io.flash.common.units.Quantities;
 import io.flash.planner.core.RetryPolicy;
+import io.flash.planner.core.ShardSizing;
 import io.flash.planner.kafka.PlannerTopology;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -25,7 +26,8 @@ public class PlannerStreams {
         RetryPolicy policy = new RetryPolicy(planner.infrastructureRetries(),
                 new MemoryPolicy(planner.oomMemoryFactor(), Quantities.bytes(config.memory().maxTask())),
                 planner.frameworkFailureLimit(), planner.maxBackoff().toSeconds(), planner.maxSpotAttempts());
-        return PlannerTopology.build(new FlashTopics(new RegistryValueSerdes(config.registry().url())), policy, planner.tick(),
+        return PlannerTopology.build(new FlashTopics(new RegistryValueSerdes(config.registry().url())), policy,
+                new ShardSizing(planner.firstRunShards()), planner.tick(),
                 Clock.systemUTC());
     }
 

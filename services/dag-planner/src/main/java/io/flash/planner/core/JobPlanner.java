@@ -20,12 +20,18 @@ public final class JobPlanner {
     private final PlanStore store;
     private final Outbox out;
     private final RetryPolicy retry;
+    private final ShardSizing sizing;
     private final JobReports reports;
 
     public JobPlanner(PlanStore store, Outbox out, RetryPolicy retry) {
+        this(store, out, retry, ShardSizing.defaults());
+    }
+
+    public JobPlanner(PlanStore store, Outbox out, RetryPolicy retry, ShardSizing sizing) {
         this.store = store;
         this.out = out;
         this.retry = retry;
+        this.sizing = sizing;
         this.reports = new JobReports(store);
     }
 
@@ -50,6 +56,8 @@ public final class JobPlanner {
         for (TaskDefinition def : spec.getTasks()) {
             for (String dep : def.getDependsOn()) dependents.computeIfAbsent(dep, k -> new ArrayList<>()).add(def.getName());
         }
+        spec.setTasks(spec.getTasks().stream()
+                .map(def -> sizing.sized(def, store.estimate(ResourceEstimator.signature(def)))).toList());
         for (TaskDefinition def : spec.getTasks()) {
             store.putSpec(job.getJobId(), def);
             store.putTask(job.getJobId(), LogicalTask.newBuilder()
@@ -235,6 +243,7 @@ public final class JobPlanner {
                     .setSignature(ResourceEstimator.signature(store.spec(job.getJobId(), name)))
                     .setPeakMemoryBytes(unit.getPeakMemoryBytes()).setCpuSeconds(unit.getCpuSeconds())
                     .setDurationMillis(unit.getStartedAt() == null ? null : unit.getFinishedAt() - unit.getStartedAt())
+                    .setItems(Shards.itemsOf(store.spec(job.getJobId(), name), unit.getTaskId()))
                     .setAt(now).build());
         }
         if (state == TaskState.SUCCEEDED) {

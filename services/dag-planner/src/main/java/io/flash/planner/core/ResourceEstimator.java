@@ -44,6 +44,11 @@ public record ResourceEstimator(int keep, double headroom, long minMemoryBytes) 
     public ResourceEstimate update(ResourceEstimate previous, ResourceObservation observation) {
         List<Long> peaks = new ArrayList<>(previous == null ? List.of() : previous.getRecentPeaks());
         List<Double> cpus = new ArrayList<>(previous == null ? List.of() : previous.getRecentCpu());
+        List<Double> perItem = new ArrayList<>(previous == null ? List.of() : previous.getRecentSecondsPerItem());
+        if (observation.getItems() != null && observation.getItems() > 0 && observation.getDurationMillis() != null) {
+            perItem.add(observation.getDurationMillis() / 1000.0 / observation.getItems());
+        }
+        while (perItem.size() > keep) perItem.remove(0);
         peaks.add(observation.getPeakMemoryBytes());
         if (observation.getCpuSeconds() != null && observation.getDurationMillis() != null && observation.getDurationMillis() > 0) {
             cpus.add(observation.getCpuSeconds() / (observation.getDurationMillis() / 1000.0));
@@ -54,7 +59,7 @@ public record ResourceEstimator(int keep, double headroom, long minMemoryBytes) 
         Double cpu = cpus.isEmpty() ? null : Math.max(0.1, Math.round(percentile90(cpus) * headroom * 100) / 100.0);
         int samples = (previous == null ? 0 : previous.getSamples()) + 1;
         return ResourceEstimate.newBuilder().setSignature(observation.getSignature()).setSamples(samples)
-                .setMemoryBytes(memory).setCpu(cpu).setRecentPeaks(peaks).setRecentCpu(cpus).setUpdatedAt(observation.getAt())
+                .setMemoryBytes(memory).setCpu(cpu).setRecentPeaks(peaks).setRecentCpu(cpus).setRecentSecondsPerItem(perItem).setUpdatedAt(observation.getAt())
                 .build();
     }
 

@@ -34,4 +34,14 @@ public final class Shards {
         // The shard's copy carries no item list: only the env above travels with each attempt.
         return TaskDefinition.newBuilder(task).setEnv(env).setScatter(null).build();
     }
+
+    /** How many items (or numbers) the shard with this task id covers; null for a task that is not scattered. */
+    public static Long itemsOf(TaskDefinition task, String taskId) {
+        Scatter scatter = task.getScatter();
+        int mark = taskId.lastIndexOf(".s");
+        if (scatter == null || mark < 0) return null;
+        int shard = Integer.parseInt(taskId.substring(mark + 2));
+        long count = scatter.getFrom() != null ? scatter.getTo() - scatter.getFrom() : scatter.getItems().size();
+        return Math.max(0, Math.min(scatter.getShardSize(), count - (long) shard * scatter.getShardSize()));
+    }
 }

@@ -4,6 +4,7 @@ import io.flash.planner.core.JobPlanner;
 import io.flash.planner.core.Outbox;
 import io.flash.planner.core.PlanStore;
 import io.flash.planner.core.RetryPolicy;
+import io.flash.planner.core.ShardSizing;
 import io.flash.schema.*;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.KeyValue;
@@ -30,6 +31,7 @@ import static io.flash.planner.kafka.PlannerTopology.*;
 final class PlannerProcessor implements Processor<String, SpecificRecord, String, SpecificRecord>, Outbox {
 
     private final RetryPolicy retryPolicy;
+    private final ShardSizing sizing;
     private final Duration tick;
     private final Clock clock;
     private ProcessorContext<String, SpecificRecord> context;
@@ -37,8 +39,9 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
     private JobPlanner planner;
     private long now;
 
-    PlannerProcessor(RetryPolicy retryPolicy, Duration tick, Clock clock) {
+    PlannerProcessor(RetryPolicy retryPolicy, ShardSizing sizing, Duration tick, Clock clock) {
         this.retryPolicy = retryPolicy;
+        this.sizing = sizing;
         this.tick = tick;
         this.clock = clock;
     }
@@ -47,7 +50,7 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
     public void init(ProcessorContext<String, SpecificRecord> context) {
         this.context = context;
         delayed = context.getStateStore(DELAYED_STORE);
-        planner = new JobPlanner(new StreamsPlanStore(context), this, retryPolicy);
+        planner = new JobPlanner(new StreamsPlanStore(context), this, retryPolicy, sizing);
         context.schedule(tick, PunctuationType.WALL_CLOCK_TIME, ts -> releaseDue());
     }
 

@@ -5,6 +5,7 @@ import io.flash.common.topics.FlashTopics;
 import io.flash.planner.core.RetryPolicy;
 import io.flash.schema.*;
 import io.flash.planner.core.ResourceEstimator;
+import io.flash.planner.core.ShardSizing;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -46,12 +47,16 @@ public final class PlannerTopology {
     }
 
     public static Topology build(FlashTopics topics, RetryPolicy retryPolicy, Duration tick, Clock clock) {
+        return build(topics, retryPolicy, ShardSizing.defaults(), tick, clock);
+    }
+
+    public static Topology build(FlashTopics topics, RetryPolicy retryPolicy, ShardSizing sizing, Duration tick, Clock clock) {
         Topology topology = new Topology();
         String[] sources = {"accepted", "task-events", "commands"};
         Wiring.source(topology, sources[0], topics.jobsAccepted);
         Wiring.source(topology, sources[1], topics.tasksEvents);
         Wiring.source(topology, sources[2], topics.jobsCommands);
-        topology.addProcessor(PLANNER, () -> new PlannerProcessor(retryPolicy, tick, clock), sources);
+        topology.addProcessor(PLANNER, () -> new PlannerProcessor(retryPolicy, sizing, tick, clock), sources);
         Wiring.store(topology, JOBS_STORE, topics.storeSerde(JobProgress.class), PLANNER);
         Wiring.store(topology, SPECS_STORE, topics.storeSerde(TaskDefinition.class), PLANNER);
         Wiring.store(topology, TASKS_STORE, topics.storeSerde(LogicalTask.class), PLANNER);

@@ -261,6 +261,41 @@ class JobPlannerTest {
     }
 
     @Test
+    void shardsSizedToATargetDurationLandNearItOnTheSecondRun() {
+        long target = 40 * 60, items = 100_000;
+        ResourceEstimator estimator = ResourceEstimator.defaults();
+        Random noise = new Random(7);
+        List<Double> durations = new ArrayList<>();
+        for (int run = 1; run <= 2; run++) {
+            TaskDefinition compare = task("compare");
+            compare.setScatter(Scatter.newBuilder().setFrom(0L).setTo(items).setShardSize(1).setShards((int) items)
+                    .setTargetShardSeconds(target).build()); // as ingest leaves it: provisional, the smallest shards allowed
+            planner.accept(job("run-" + run, compare), 1L);
+            List<TaskReady> shards = plan.drainReady();
+            assertEquals(run == 1 ? 20 : shards.size(), shards.size(), "a first run is split into 20 shards to learn from");
+            durations.clear();
+            for (TaskReady shard : shards) {
+                long from = Long.parseLong(shard.getTask().getEnv().get("FLASH_SHARD_FROM"));
+                long to = Long.parseLong(shard.getTask().getEnv().get("FLASH_SHARD_TO"));
+                long millis = (long) ((to - from) * 0.5 * (0.9 + 0.2 * noise.nextDouble()) * 1000); // half a second an item, ±10 %
+                durations.add(millis / 1000.0);
+                planner.onEvent(at(event(shard, TaskEventType.STARTED), 10_000), 10_000);
+                TaskEvent done = at(ended(shard, TaskEventType.SUCCEEDED, null, 0), 10_000 + millis);
+                done.setPeakMemoryBytes(64L << 20);
+                planner.onEvent(done, 10_000 + millis);
+            }
+            for (ResourceObservation o : plan.observations) {
+                plan.estimates.put(o.getSignature(), estimator.update(plan.estimates.get(o.getSignature()), o));
+            }
+            plan.observations.clear();
+        }
+        assertTrue(durations.size() > 1, "the second run is sharded too: " + durations);
+        for (double seconds : durations.subList(0, durations.size() - 1)) { // the last shard holds what is left over
+            assertTrue(Math.abs(seconds - target) <= 0.25 * target, seconds + " s is not within 25 % of " + target + " s: " + durations);
+        }
+    }
+
+    @Test
     void aFrameworkLossReportedAfterThePlacementIsIgnoredSoTheAttemptNeverRunsTwice() {
         planner.accept(job("j", task("a")), 1L);
         TaskReady attempt = plan.drainReady().get(0);

@@ -227,14 +227,6 @@ public final class JobValidator {
             errors.add(error(path, "give either items (a list) or from and to (a range of numbers)"));
             return null;
         }
-        if (spec.getShardSize() == null) {
-            errors.add(error(path + ".shardSize", "required: how many items (or numbers) each shard gets"));
-            return null;
-        }
-        if (spec.getShardSize() < 1) {
-            errors.add(error(path + ".shardSize", spec.getShardSize() + ": must be 1 or more"));
-            return null;
-        }
         long count;
         if (range) {
             if (spec.getFrom() == null || spec.getTo() == null || spec.getTo() <= spec.getFrom()) {
@@ -245,14 +237,51 @@ public final class JobValidator {
         } else {
             count = spec.getItems().size();
         }
+        Scatter.Builder scatter = Scatter.newBuilder().setItems(spec.getItems()).setFrom(spec.getFrom()).setTo(spec.getTo());
+        if (spec.getTargetShardDuration() != null) {
+            return byDuration(spec, count, scatter, path, errors);
+        }
+        if (spec.getShardSize() == null) {
+            errors.add(error(path + ".shardSize", "required: how many items (or numbers) each shard gets, "
+                    + "or targetShardDuration (e.g. 40m) to have Flash size them from earlier runs"));
+            return null;
+        }
+        if (spec.getShardSize() < 1) {
+            errors.add(error(path + ".shardSize", spec.getShardSize() + ": must be 1 or more"));
+            return null;
+        }
         long shards = (count + spec.getShardSize() - 1) / spec.getShardSize();
         if (shards > limits.maxShards()) {
             errors.add(error(path + ".shardSize", count + " items in shards of " + spec.getShardSize() + " make " + shards
                     + " shards, more than the limit of " + limits.maxShards() + "; use a larger shardSize"));
             return null;
         }
-        return Scatter.newBuilder().setItems(spec.getItems()).setFrom(spec.getFrom()).setTo(spec.getTo())
-                .setShardSize(spec.getShardSize()).setShards((int) shards).build();
+        return scatter.setShardSize(spec.getShardSize()).setShards((int) shards).build();
+    }
+
+    /**
+     * Shards sized by the planner to run about this long each: here only the duration is checked,
+     * and the shard size is provisional (the largest the shard limit allows, all in one shard at most).
+     */
+    private Scatter byDuration(ScatterSpec spec, long count, Scatter.Builder scatter, String path, List<FieldError> errors) {
+        if (spec.getShardSize() != null) {
+            errors.add(error(path + ".targetShardDuration", "give either shardSize or targetShardDuration, not both"));
+            return null;
+        }
+        long seconds;
+        try {
+            seconds = Quantities.seconds(spec.getTargetShardDuration());
+        } catch (IllegalArgumentException e) {
+            errors.add(error(path + ".targetShardDuration", e.getMessage()));
+            return null;
+        }
+        if (seconds < 1) {
+            errors.add(error(path + ".targetShardDuration", "'" + spec.getTargetShardDuration() + "' is no time at all: give at least 1s"));
+            return null;
+        }
+        long size = Math.max(1, (count + limits.maxShards() - 1) / limits.maxShards());
+        return scatter.setShardSize((int) Math.min(Integer.MAX_VALUE, size)).setShards((int) ((count + size - 1) / size))
+                .setTargetShardSeconds(seconds).build();
     }
 
     private static String blankTo(String value, String fallback) {

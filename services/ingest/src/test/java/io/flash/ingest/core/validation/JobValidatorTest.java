@@ -133,6 +133,21 @@ class JobValidatorTest {
     }
 
     @Test
+    void aScatterMayAskForAShardDurationInsteadOfASize() {
+        ValidationResult result = validator.validate(job(task("a").setScatter(ScatterSpec.newBuilder().setFrom(0L).setTo(10_000_000L)
+                .setTargetShardDuration("40m").build())), "j", "s", 0L);
+        assertTrue(result.isAccepted(), () -> result.errors().toString());
+        Scatter scatter = result.accepted().getTasks().get(0).getScatter();
+        assertEquals(2400L, scatter.getTargetShardSeconds());
+        assertEquals(List.of(10, 1_000_000), List.of(scatter.getShardSize(), scatter.getShards()),
+                "provisional: the smallest shards the limit allows; the planner sizes them");
+        assertEquals("give either shardSize or targetShardDuration, not both", errors(job(task("a").setScatter(ScatterSpec.newBuilder()
+                .setItems(List.of("x")).setShardSize(1).setTargetShardDuration("40m").build()))).get("tasks[0].scatter.targetShardDuration"));
+        assertTrue(errors(job(task("a").setScatter(ScatterSpec.newBuilder().setItems(List.of("x")).setTargetShardDuration("soon").build())))
+                .containsKey("tasks[0].scatter.targetShardDuration"));
+    }
+
+    @Test
     void retryRulesAreChecked() {
         Map<String, String> errors = errors(job(task("a").setRetryOnExitCodes(List.of(0)).setBackoff("a while")));
         assertEquals(Set.of("tasks[0].retryOnExitCodes[0]", "tasks[0].backoff"), errors.keySet());
