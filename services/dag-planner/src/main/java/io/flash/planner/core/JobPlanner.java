@@ -65,6 +65,7 @@ public final class JobPlanner {
                     .setDependents(dependents.getOrDefault(def.getName(), List.of()))
                     .setWaitingOn(def.getDependsOn().size())
                     .setShards(def.getScatter() == null ? 1 : def.getScatter().getShards())
+                    .setReason(ShardSizing.explain(def, store.estimate(ResourceEstimator.signature(def))))
                     .build());
         }
         job.setUnitsTotal(spec.getTasks().stream().mapToLong(t -> t.getScatter() == null ? 1 : t.getScatter().getShards()).sum());

@@ -273,6 +273,8 @@ class JobPlannerTest {
             planner.accept(job("run-" + run, compare), 1L);
             List<TaskReady> shards = plan.drainReady();
             assertEquals(run == 1 ? 20 : shards.size(), shards.size(), "a first run is split into 20 shards to learn from");
+            String why = plan.tasks.get("run-" + run + "/compare").getReason();
+            assertTrue(why.startsWith(run == 1 ? "20 shards of 5000: a first run" : shards.size() + " shards of "), why);
             durations.clear();
             for (TaskReady shard : shards) {
                 long from = Long.parseLong(shard.getTask().getEnv().get("FLASH_SHARD_FROM"));
