@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ServiceTemplateTest {
 
     /** The root package of each service and of the CLI; none may import another. */
-    static final List<String> SERVICES = List.of("ingest", "planner", "dispatcher", "ecs", "executor", "batch", "cli");
+    static final List<String> SERVICES = List.of("ingest", "planner", "dispatcher", "ecs", "executor", "batch", "cli", "autoscaler");
 
     private JavaClasses main;
 

@@ -24,6 +24,9 @@ public final class FrameworkHeartbeats {
      */
     public static final int QUEUE_HEAD = 100;
 
+    /** How many groups of same-sized waiting attempts a heartbeat lists (the largest; the rest are in queuedDemand). */
+    public static final int QUEUED_SHAPES = 50;
+
     private FrameworkHeartbeats() {
     }
 
@@ -43,14 +46,22 @@ public final class FrameworkHeartbeats {
             offer.labels().forEach((k, v) -> labels.add(k + "=" + v));
         }
         Capacity queuedDemand = Resources.zero();
+        Map<List<Object>, QueuedShape> shapes = new HashMap<>();
         for (TaskDispatch d : queue) {
-            queuedDemand = Resources.plus(queuedDemand, d.getReady().getTask().getResources());
+            TaskDefinition task = d.getReady().getTask();
+            queuedDemand = Resources.plus(queuedDemand, task.getResources());
+            QueuedShape shape = shapes.computeIfAbsent(List.of(task.getResources(), task.getSpotAllowed()),
+                    k -> new QueuedShape(task.getResources(), 0, task.getSpotAllowed()));
+            shape.setCount(shape.getCount() + 1);
         }
+        List<QueuedShape> largest = new ArrayList<>(shapes.values());
+        largest.sort(Comparator.comparingInt(QueuedShape::getCount).reversed());
         return FrameworkHeartbeat.newBuilder()
                 .setFrameworkId(frameworkId).setShard(shard).setNodes(offers.size())
                 .setTotal(total).setFree(free).setLargestNodeFree(largestFree).setLargestNodeTotal(largestTotal)
                 .setDiskTypes(new ArrayList<>(diskTypes)).setNetwork(network)
                 .setQueued(queue.size()).setQueuedDemand(queuedDemand).setAcceptLimit(acceptLimit).setSentAt(now)
-                .setNodeLabels(new ArrayList<>(labels)).build();
+                .setNodeLabels(new ArrayList<>(labels))
+                .setQueuedShapes(new ArrayList<>(largest.subList(0, Math.min(QUEUED_SHAPES, largest.size())))).build();
     }
 }

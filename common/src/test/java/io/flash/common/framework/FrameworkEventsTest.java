@@ -79,4 +79,18 @@ class FrameworkEventsTest {
         assertEquals(500, hb.getAcceptLimit());
         assertEquals("slurm-lab", hb.getFrameworkId());
     }
+
+    @Test
+    void theQueueIsGroupedBySizeAndWhetherItMayUseSpotLargestGroupFirst() {
+        TaskReady never = TaskReady.newBuilder(ready).setTask(TaskDefinition.newBuilder(ready.getTask()).setSpotAllowed(false).build()).build();
+        TaskReady big = TaskReady.newBuilder(ready).setTask(TaskDefinition.newBuilder(ready.getTask())
+                .setResources(new Capacity(4.0, 8L << 30, 0L, 0)).build()).build();
+        List<TaskDispatch> queue = java.util.stream.Stream.of(ready, never, big, ready, ready, big)
+                .map(r -> TaskDispatch.newBuilder().setFrameworkId("ecs").setShard(0).setReady(r).setDispatchedAt(1L).build()).toList();
+        List<QueuedShape> shapes = FrameworkHeartbeats.of("ecs", 0, 1000, List.of(), queue, 9L).getQueuedShapes();
+        assertEquals(List.of(3, 2, 1), shapes.stream().map(QueuedShape::getCount).toList());
+        assertEquals(ready.getTask().getResources(), shapes.get(0).getNeed());
+        assertEquals(4.0, shapes.get(1).getNeed().getCpu());
+        assertFalse(shapes.get(2).getSpotAllowed(), "the same size, but on-demand only, is its own group");
+    }
 }
