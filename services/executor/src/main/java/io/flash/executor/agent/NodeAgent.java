@@ -52,7 +52,7 @@ public final class NodeAgent implements AutoCloseable {
     private final OutsideKills outsideKills = new OutsideKills();
     private AutoCloseable killWatch;
     private final Map<String, Kill> kills = new ConcurrentHashMap<>();
-    private final SpotReclaim reclaim = new SpotReclaim();
+    private final Leaving leaving = new Leaving();
     private volatile boolean gone;
     private volatile Runnable onLeave = () -> { };
     private final ExecutorService workers = Executors.newCachedThreadPool(r -> {
@@ -176,6 +176,8 @@ public final class NodeAgent implements AutoCloseable {
                     if (assignment == null) continue;
                     if (assignment.getAction() == AssignmentAction.KILL) {
                         killed.add(assignment); // after the batch's starts, so a kill never overtakes its run
+                    } else if (assignment.getAction() == AssignmentAction.DRAIN) {
+                        drain(assignment.getReason() == null ? "returned by its provider" : assignment.getReason());
                     } else if (assignment.getAction() == AssignmentAction.RECLAIM) {
                         noticeReclaim(assignment.getLeaveAt() == null ? System.currentTimeMillis() : assignment.getLeaveAt(),
                                 assignment.getReason() == null ? "reclaimed by its provider" : assignment.getReason());
@@ -251,17 +253,23 @@ public final class NodeAgent implements AutoCloseable {
         }
     }
 
-    /** What the node does when it has left (its capacity was reclaimed): the service ends. */
+    /** What the node does when it has left (reclaimed or drained): the service ends. */
     public void onLeave(Runnable action) {
         onLeave = action;
     }
 
     private void noticeReclaim(long leaveAt, String reason) {
-        if (!reclaim.noticed()) {
+        if (!leaving.noticed()) {
             LOG.warnf("spot capacity reclaimed (%s): taking no new work, leaving at %s", reason, Instant.ofEpochMilli(leaveAt));
         }
-        reclaim.notice(leaveAt, reason);
+        leaving.notice(leaveAt, reason);
         heartbeatQuietly(); // the framework stops placing here now, not at the next beat
+    }
+
+    private void drain(String reason) {
+        LOG.infof("draining (%s): taking no new work, leaving when what runs has ended", reason);
+        leaving.drain(reason);
+        heartbeatQuietly();
     }
 
     /** A spot node of a provider that reclaims at a rate (flash.node.spot-reclaims-per-hour) notices its own reclaim. */
@@ -275,12 +283,12 @@ public final class NodeAgent implements AutoCloseable {
 
     private void followReclaim() {
         long now = System.currentTimeMillis();
-        if (reclaim.stopNow(now)) {
-            for (String attemptId : running.ids()) kill(attemptId, Kill.reclaimed(reclaim.lossReason()));
+        if (leaving.stopNow(now)) {
+            for (String attemptId : running.ids()) kill(attemptId, Kill.reclaimed(leaving.lossReason()));
         }
-        if (!gone && reclaim.leaveNow(now, running.size())) {
+        if (!gone && leaving.leaveNow(now, running.size())) {
             gone = true;
-            LOG.warnf("spot capacity reclaimed: node %s leaves (%d attempts unreported)", settings.nodeId(), running.size());
+            LOG.warnf("node %s leaves (%d attempts unreported)", settings.nodeId(), running.size());
             onLeave.run();
         }
     }
@@ -325,7 +333,7 @@ public final class NodeAgent implements AutoCloseable {
 
     private void heartbeat() {
         if (gone) return;
-        String unavailable = reclaim.unavailable().orElse(stuck.unhealthyReason());
+        String unavailable = leaving.unavailable().orElse(stuck.unhealthyReason());
         link.heartbeat(running.heartbeat(settings, images, link.partition(), startedAt, unavailable), error -> {
             if (error == null) lastHeartbeatAcked = System.currentTimeMillis();
         });

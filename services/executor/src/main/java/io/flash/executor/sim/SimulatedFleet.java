@@ -139,7 +139,7 @@ public final class SimulatedFleet implements AutoCloseable {
                     } else if (assignment.getAction() == AssignmentAction.RUN) {
                         run(node, assignment);
                     } else {
-                        LOG.warnf("simulated node %s ignores %s: simulated nodes are never spot capacity", record.key(), assignment.getAction());
+                        LOG.warnf("simulated node %s ignores %s: simulated nodes neither drain nor are reclaimed", record.key(), assignment.getAction());
                     }
                 }
                 // STARTED is handed to the producer before the position moves past its assignment.

@@ -159,6 +159,24 @@ class NodeAgentTest {
         assertEquals(beats, link.heartbeats.size(), "a node that left is silent");
     }
 
+    @Test
+    void aDrainedNodeTakesNoWorkLetsWhatRunsFinishAndThenLeaves() throws Exception {
+        engine.program("job-1.t.7", MemoryEngine.Program.exitsAfter("ok\n", 0, Duration.ofMillis(1_500)));
+        CompletableFuture<Void> left = new CompletableFuture<>();
+        start();
+        agent.onLeave(() -> left.complete(null));
+        link.deliver(new FrameworkLink.Delivery(run("job-1.t.7"), 1));
+        link.awaitEvent(e -> e.getState() == AttemptState.STARTED);
+        link.deliver(new FrameworkLink.Delivery(Assignment.newBuilder().setNodeId("n1").setAction(AssignmentAction.DRAIN)
+                .setJobId("").setTaskId("").setAttemptId("").setReason("idle").setAssignedAt(3L).build(), 2));
+        NodeHeartbeat draining = link.awaitHeartbeat(h -> h.getUnhealthy() != null);
+        assertEquals("draining (idle): leaves when what it runs has ended", draining.getUnhealthy());
+        assertTrue(!left.isDone(), "not while its attempt runs");
+        AttemptEvent end = link.awaitEvent(e -> e.getState() != AttemptState.STARTED);
+        assertEquals(AttemptState.SUCCEEDED, end.getState(), "a drain stops nothing");
+        left.get(10, TimeUnit.SECONDS);
+    }
+
     /** A framework link in memory: deliveries queued by the test, everything sent kept. */
     static final class MemoryLink implements FrameworkLink {
 

@@ -22,9 +22,18 @@ import java.util.function.Consumer;
 public final class MemoryEngine implements ContainerRuntime {
 
     /** What a container does once started. */
-    public record Program(String output, int exitCode, boolean oomKilled, boolean runsUntilKilled) {
+    public record Program(String output, int exitCode, boolean oomKilled, boolean runsUntilKilled, Duration runs) {
+        public Program(String output, int exitCode, boolean oomKilled, boolean runsUntilKilled) {
+            this(output, exitCode, oomKilled, runsUntilKilled, Duration.ZERO);
+        }
+
         public static Program exits(String output, int exitCode) {
             return new Program(output, exitCode, false, false);
+        }
+
+        /** Runs this long, then exits so (sooner when killed). */
+        public static Program exitsAfter(String output, int exitCode, Duration runs) {
+            return new Program(output, exitCode, false, false, runs);
         }
 
         public static Program oom() {
@@ -117,6 +126,10 @@ public final class MemoryEngine implements ContainerRuntime {
         Container c = containers.get(containerId);
         long deadline = timeoutSeconds == null ? Long.MAX_VALUE : System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         boolean timedOut = false;
+        long ends = System.nanoTime() + c.program().runs().toNanos();
+        while (System.nanoTime() < ends && !killed.contains(containerId) && !killRequested.getAsBoolean()) {
+            Thread.sleep(10);
+        }
         while (c.program().runsUntilKilled() && !killed.contains(containerId)) {
             if (killRequested.getAsBoolean()) break;
             if (System.nanoTime() > deadline) {

@@ -5,12 +5,14 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * A spot node's notice that its capacity is being taken back (docs/cost.md). From the notice the
+ * A node on its way out, in one of two ways. A spot reclaim (docs/cost.md): from the notice the
  * node takes no new work (its heartbeat says why, so its framework places nothing there); when the
  * notice runs out, what still runs is lost as SPOT_RECLAIMED — the platform's loss, retried free —
- * and the node leaves. Decides only; the agent acts on it.
+ * and the node leaves. A drain (docs/autoscaling.md: the autoscaler returns an idle node): no new
+ * work either, and the node leaves once what it runs has ended, stopping nothing. Decides only;
+ * the agent acts on it.
  */
-final class SpotReclaim {
+final class Leaving {
 
     /** How long the node waits for the attempts it stopped to be reported before it leaves anyway. */
     static final Duration REPORT_GRACE = Duration.ofSeconds(60);
@@ -19,7 +21,13 @@ final class SpotReclaim {
     }
 
     private Notice notice;
+    private String drain;
     private long stoppedAt = -1;
+
+    /** Asked to drain: no new work; leave when idle. */
+    synchronized void drain(String reason) {
+        if (drain == null) drain = reason;
+    }
 
     /** A notice; an earlier deadline wins over a later one, a later one never moves it back. */
     synchronized void notice(long leaveAt, String reason) {
@@ -30,10 +38,12 @@ final class SpotReclaim {
         return notice != null;
     }
 
-    /** Why the node takes no work, while it has a notice. */
+    /** Why the node takes no work, while it is leaving. */
     synchronized Optional<String> unavailable() {
-        return notice == null ? Optional.empty()
-                : Optional.of("spot capacity reclaimed (" + notice.reason() + "): leaves at " + Instant.ofEpochMilli(notice.leaveAt()));
+        if (notice != null) {
+            return Optional.of("spot capacity reclaimed (" + notice.reason() + "): leaves at " + Instant.ofEpochMilli(notice.leaveAt()));
+        }
+        return drain == null ? Optional.empty() : Optional.of("draining (" + drain + "): leaves when what it runs has ended");
     }
 
     /** Whether the notice has run out and the running attempts are to be stopped now (true once). */
@@ -48,8 +58,12 @@ final class SpotReclaim {
         return notice == null ? "" : "the spot node was reclaimed (" + notice.reason() + ")";
     }
 
-    /** Whether the node leaves now: its attempts are stopped and reported, or the grace for that is over. */
+    /**
+     * Whether the node leaves now: reclaimed, once its stopped attempts are reported (or the grace
+     * for that is over); drained, once it runs nothing.
+     */
     synchronized boolean leaveNow(long now, int stillRunning) {
-        return stoppedAt >= 0 && (stillRunning == 0 || now - stoppedAt >= REPORT_GRACE.toMillis());
+        if (stoppedAt >= 0) return stillRunning == 0 || now - stoppedAt >= REPORT_GRACE.toMillis();
+        return drain != null && notice == null && stillRunning == 0;
     }
 }
