@@ -17,13 +17,24 @@ import java.util.TreeMap;
 public final class NodeClasses {
 
     private final Map<String, NodeClass> byName = new TreeMap<>();
+    private final boolean elastic;
 
     public NodeClasses(Collection<NodeClass> classes) {
+        this(classes, false);
+    }
+
+    /** @param elastic an autoscaler adds nodes of these classes as work waits (docs/autoscaling.md) */
+    public NodeClasses(Collection<NodeClass> classes, boolean elastic) {
         classes.forEach(c -> byName.put(c.getName(), NodeClass.newBuilder(c).setNodes(0).setSpotNodes(0).setIdleNodes(0).build()));
+        this.elastic = elastic;
     }
 
     public static NodeClasses none() {
         return new NodeClasses(List.of());
+    }
+
+    public boolean elastic() {
+        return elastic;
     }
 
     public Optional<NodeClass> get(String name) {

@@ -19,6 +19,9 @@ public interface CapacitySettings {
     /** The node classes by name. */
     Map<String, NodeClassSettings> classes();
 
+    /** Whether an autoscaler adds this framework's nodes as work waits (docs/autoscaling.md). */
+    boolean elastic();
+
     interface NodeClassSettings {
         /** Cores one node of the class offers. */
         double cpu();
@@ -50,7 +53,7 @@ public interface CapacitySettings {
 
     /** The catalogue, as frameworks use and report it. */
     default NodeClasses catalogue() {
-        return new NodeClasses(classes().entrySet().stream().map(e -> nodeClass(e.getKey(), e.getValue())).toList());
+        return new NodeClasses(classes().entrySet().stream().map(e -> nodeClass(e.getKey(), e.getValue())).toList(), elastic());
     }
 
     private static NodeClass nodeClass(String name, NodeClassSettings c) {

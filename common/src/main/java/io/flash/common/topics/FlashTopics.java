@@ -28,6 +28,7 @@ public final class FlashTopics {
     public final Topic<String, JobCommand> jobsCommands;
     public final Topic<String, JobResult> jobsResults;
     public final Topic<String, FrameworkHeartbeat> frameworkHeartbeats;
+    public final Topic<String, CapacityDecision> capacityDecisions;
     /** Each framework's tasks topic (the dispatcher writes the one its record names). */
     public final TopicFamily<String, TaskDispatch> frameworkTasks;
 
@@ -47,6 +48,7 @@ public final class FlashTopics {
         jobsCommands = topic(TopicCatalog.JOBS_COMMANDS);
         jobsResults = topic(TopicCatalog.JOBS_RESULTS);
         frameworkHeartbeats = topic(TopicCatalog.FRAMEWORK_HEARTBEATS);
+        capacityDecisions = topic(TopicCatalog.CAPACITY_DECISIONS);
         frameworkTasks = new TopicFamily<>(TopicCatalog.FRAMEWORK_TASKS::nameFor, Serdes.String(),
                 serdes.forValue(TopicCatalog.FRAMEWORK_TASKS.valueType()));
     }

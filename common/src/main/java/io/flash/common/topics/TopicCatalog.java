@@ -67,6 +67,8 @@ public final class TopicCatalog {
             Duration.ofDays(30));
     public static final Kind<FrameworkHeartbeat> FRAMEWORK_HEARTBEATS = new Kind<>(TopicNames.FRAMEWORK_HEARTBEATS,
             FrameworkHeartbeat.class, Partitions.ONE, null);
+    public static final Kind<CapacityDecision> CAPACITY_DECISIONS = new Kind<>(TopicNames.CAPACITY_DECISIONS, CapacityDecision.class,
+            Partitions.ONE, WEEK);
     /** Raw bytes of records that could not be read or handled, with the reason in headers. */
     public static final Kind<byte[]> DEAD_LETTER = new Kind<>(TopicNames.DEAD_LETTER, byte[].class, Partitions.ONE, WEEK);
 
@@ -82,7 +84,7 @@ public final class TopicCatalog {
     /** Every platform topic, then every topic each framework has. */
     public static final List<Kind<?>> PLATFORM = List.of(JOBS_SUBMITTED, JOBS_REJECTED, JOBS_ACCEPTED, JOBS_COMMANDS, TASKS_READY,
             TASKS_EVENTS, TASKS_USAGE, TASKS_LOGS, TASKS_OBSERVATIONS, TASKS_ESTIMATES, JOBS_STATUS, TASKS_STATUS, JOBS_RESULTS,
-            FRAMEWORK_HEARTBEATS, DEAD_LETTER);
+            FRAMEWORK_HEARTBEATS, CAPACITY_DECISIONS, DEAD_LETTER);
     public static final List<Kind<?>> PER_FRAMEWORK = List.of(FRAMEWORK_TASKS, FRAMEWORK_NODES, FRAMEWORK_NODE_EVENTS,
             FRAMEWORK_ASSIGNMENTS);
 

@@ -17,6 +17,7 @@ public final class TopicNames {
     public static final String TASKS_ESTIMATES = "flash.tasks.estimates";
     public static final String FRAMEWORK_HEARTBEATS = "flash.frameworks.heartbeats";
     public static final String DEAD_LETTER = "flash.dead-letter";
+    public static final String CAPACITY_DECISIONS = "flash.capacity.decisions";
 
     private TopicNames() {
     }

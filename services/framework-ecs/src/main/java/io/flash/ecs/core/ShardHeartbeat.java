@@ -27,6 +27,7 @@ final class ShardHeartbeat {
         FrameworkHeartbeat heartbeat = FrameworkHeartbeats.of(settings.frameworkId(), shard, settings.acceptLimit(), offers, queue, now);
         heartbeat.setQueueHead(queueHead);
         heartbeat.setNodeClasses(settings.nodeClasses().report(live));
+        heartbeat.setElastic(settings.nodeClasses().elastic());
         return heartbeat;
     }
 }

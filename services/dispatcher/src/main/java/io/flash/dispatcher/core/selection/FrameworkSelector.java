@@ -110,7 +110,7 @@ public final class FrameworkSelector {
     /** Whether any live shard has room in its queue: if none has, no held attempt can be dispatched now. */
     public boolean anyQueueRoom(Collection<FrameworkHeartbeat> shards, Map<String, Reservation> reserved, long now) {
         for (FrameworkHeartbeat hb : shards) {
-            if (hb.getNodes() == 0 || now - hb.getSentAt() > heartbeatTimeoutMillis) continue;
+            if (!Elastic.usable(hb) || now - hb.getSentAt() > heartbeatTimeoutMillis) continue;
             Reservation r = reserved.getOrDefault(key(hb.getFrameworkId(), hb.getShard()), Reservation.NONE);
             if (hb.getQueued() + r.count() < hb.getAcceptLimit()) return true;
         }
@@ -120,8 +120,8 @@ public final class FrameworkSelector {
     /** Why this framework could never run the task, or null. */
     private static String neverFits(TaskDefinition task, List<FrameworkHeartbeat> shards) {
         Capacity need = task.getResources();
-        Capacity largest = largest(shards, FrameworkHeartbeat::getLargestNodeTotal);
-        if (shards.stream().allMatch(s -> s.getNodes() == 0)) {
+        Capacity largest = largest(shards, Elastic::largestNode);
+        if (shards.stream().allMatch(s -> s.getNodes() == 0 && !s.getElastic())) {
             return null; // no nodes yet: it may grow, so hold rather than fail
         }
         if (need.getCpu() > largest.getCpu() + 1e-9) {
@@ -137,15 +137,15 @@ public final class FrameworkSelector {
             return "has no node with " + need.getGpus() + " gpus (largest: " + largest.getGpus() + ")";
         }
         if (task.getDiskType() != DiskType.ANY
-                && shards.stream().noneMatch(s -> s.getDiskTypes().contains(task.getDiskType()))) {
+                && shards.stream().noneMatch(s -> Elastic.offersDiskType(s, task.getDiskType()))) {
             return "lacks disk type " + task.getDiskType().name().toLowerCase(Locale.ROOT);
         }
-        if (task.getNetwork() == NetworkMode.BRIDGE && shards.stream().noneMatch(FrameworkHeartbeat::getNetwork)) {
+        if (task.getNetwork() == NetworkMode.BRIDGE && shards.stream().noneMatch(Elastic::offersNetwork)) {
             return "offers no network";
         }
         for (var label : task.getNodeLabels().entrySet()) {
             String wanted = label.getKey() + "=" + label.getValue();
-            if (shards.stream().noneMatch(s -> s.getNodeLabels().contains(wanted))) {
+            if (shards.stream().noneMatch(s -> Elastic.offersLabel(s, label.getKey(), label.getValue()))) {
                 return "has no node labelled " + wanted;
             }
         }
@@ -157,11 +157,11 @@ public final class FrameworkSelector {
         Candidate best = null;
         Capacity need = task.getResources();
         for (FrameworkHeartbeat hb : shards) {
-            if (hb.getNodes() == 0 || now - hb.getSentAt() > heartbeatTimeoutMillis) continue;
+            if (!Elastic.usable(hb) || now - hb.getSentAt() > heartbeatTimeoutMillis) continue;
             Reservation r = reserved.getOrDefault(key(fw, hb.getShard()), Reservation.NONE);
             if (hb.getQueued() + r.count() >= hb.getAcceptLimit()) continue;
             if (!hasLabels(hb, task)) continue;
-            if (!Resources.fits(need, hb.getLargestNodeTotal())) continue;
+            if (!Resources.fits(need, Elastic.largestNode(hb))) continue;
             Capacity queued = hb.getQueuedDemand() == null ? Resources.zero() : hb.getQueuedDemand();
             double cpuLeft = hb.getFree().getCpu() - queued.getCpu() - r.cpu();
             long memLeft = hb.getFree().getMemoryBytes() - queued.getMemoryBytes() - r.memoryBytes();
@@ -183,7 +183,7 @@ public final class FrameworkSelector {
     /** Each label the task asks for is on some node of the shard; whether one node has them all, the shard decides. */
     private static boolean hasLabels(FrameworkHeartbeat shard, TaskDefinition task) {
         for (var label : task.getNodeLabels().entrySet()) {
-            if (!shard.getNodeLabels().contains(label.getKey() + "=" + label.getValue())) return false;
+            if (!Elastic.offersLabel(shard, label.getKey(), label.getValue())) return false;
         }
         return true;
     }

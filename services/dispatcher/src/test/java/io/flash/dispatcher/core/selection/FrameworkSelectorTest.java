@@ -35,6 +35,29 @@ class FrameworkSelectorTest {
     }
 
     @Test
+    void anElasticFrameworkWithNoNodeTakesWhatOneOfItsClassesCouldRun() {
+        FrameworkHeartbeat empty = framework("elastic", 0, 2, 1024 * MIB, NOW);
+        empty.setNodes(0);
+        empty.setTotal(new Capacity(0.0, 0L, 0L, 0));
+        empty.setFree(empty.getTotal());
+        empty.setLargestNodeFree(empty.getTotal());
+        empty.setLargestNodeTotal(empty.getTotal());
+        empty.setDiskTypes(List.of());
+        empty.setNodeClasses(List.of(NodeClass.newBuilder().setName("standard-4").setCapacity(new Capacity(4.0, 8192 * MIB, 0L, 0))
+                .setLabels(Map.of("pool", "burst")).setOnDemandPerHour(0.17).setSpotPerHour(0.07).build()));
+        assertInstanceOf(Decision.Hold.class, selector.choose(readyTask(1, 64 * MIB), List.of(empty), Map.of(), NOW),
+                "without an autoscaler an empty framework holds the attempt at level 1");
+        empty.setElastic(true);
+        TaskReady labelled = readyTask(3, 64 * MIB);
+        labelled.getTask().setNodeLabels(Map.of("pool", "burst"));
+        labelled.getTask().setDiskType(DiskType.SSD);
+        assertEquals(new Decision.Dispatch("elastic", 0), selector.choose(labelled, List.of(empty), Map.of(), NOW),
+                "its class has the room, the label and any disk type: waiting there is what makes the autoscaler add a node");
+        assertInstanceOf(Decision.Fail.class, selector.choose(readyTask(16, 64 * MIB), List.of(empty), Map.of(), NOW),
+                "no class of it could ever run 16 cpu");
+    }
+
+    @Test
     void prefersTheFrameworkWhereDependenciesRan() {
         TaskReady r = readyTask(1, 64 * MIB);
         r.setDependencyFrameworks(List.of("small"));
