@@ -68,21 +68,22 @@ class InspectionTest extends StackTest {
     }
 
     /**
-     * Each attempt ran on the platform's node (class standard-4 unless set, on demand: 0.17 an hour), so
+     * Each attempt ran on a node of the platform (class standard-4 unless set, on demand: 0.17 an hour), so
      * it costs 0.17 × its dominant share of the node per hour, for the time from its start to its end;
      * a job that lost nothing is all the user's.
      */
     private void assertCostsFollowTheFormula(JobResult result) throws Exception {
-        JsonNode node = null;
-        for (JsonNode n : get("/nodes")) if (n.get("frameworkId").asText().equals("ecs")) node = n;
-        assertNotNull(node, "the ecs node");
-        assertEquals("standard-4", node.get("nodeClass").asText(), node.toString());
-        JsonNode total = node.get("total");
-        Capacity nodeTotal = new Capacity(total.get("cpu").asDouble(), total.get("memoryBytes").asLong(),
-                total.get("diskBytes").asLong(), total.get("gpus").asInt());
+        JsonNode nodes = get("/nodes");
         Map<String, Double> cpu = Map.of("first", 0.5, "second", 0.25);
         double sum = 0;
         for (TaskSummary t : result.getTasks()) {
+            JsonNode node = null;
+            for (JsonNode n : nodes) if (n.get("nodeId").asText().equals(t.getNodeId())) node = n;
+            assertNotNull(node, t.getName() + " ran on " + t.getNodeId() + ", which /nodes lists: " + nodes);
+            assertEquals("standard-4", node.get("nodeClass").asText(), node.toString());
+            JsonNode total = node.get("total");
+            Capacity nodeTotal = new Capacity(total.get("cpu").asDouble(), total.get("memoryBytes").asLong(),
+                    total.get("diskBytes").asLong(), total.get("gpus").asInt());
             double share = Costs.dominantShare(new Capacity(cpu.get(t.getName()), 64L << 20, 0L, 0), nodeTotal);
             assertEquals(0.17 * share, t.getCostPerHour(), 1e-12, t.getName() + " on " + node);
             double cost = Costs.of(t.getCostPerHour(), t.getStartedAt(), t.getFinishedAt());

@@ -1,10 +1,12 @@
 package io.flash.autoscaler.docker;
 
 import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.exception.ConflictException;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.AccessMode;
 import com.github.dockerjava.api.model.Bind;
+import com.github.dockerjava.api.model.HealthCheck;
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.Volume;
 import com.github.dockerjava.core.DefaultDockerClientConfig;
@@ -60,34 +62,46 @@ public final class DockerNodes implements NodeProvider {
     public void launch(CapacityDecision decision) throws IOException {
         String name = containerName(decision.getNodeId());
         try {
-            docker.inspectContainerCmd(name).exec();
-            return; // launched before: a decision carried out again
+            startIfOnlyCreated(name);
+            return;
         } catch (NotFoundException absent) {
             // not yet
         }
-        Files.createDirectories(Path.of(settings.dataDir()));
+        String dataDir = Path.of(settings.dataDir()).toAbsolutePath().normalize().toString();
+        Files.createDirectories(Path.of(dataDir));
         HostConfig host = HostConfig.newHostConfig().withNetworkMode("host").withAutoRemove(true)
                 .withBinds(new Bind(SOCKET, new Volume(SOCKET)), new Bind("/sys/fs/cgroup", new Volume("/sys/fs/cgroup"), AccessMode.ro),
-                        new Bind(settings.dataDir(), new Volume(settings.dataDir())));
+                        new Bind(dataDir, new Volume(dataDir)));
         try {
-            String id = docker.createContainerCmd(settings.image()).withName(name).withUser("0").withEnv(environment(decision))
+            // The image's health check asks the service's fixed port; a node listens on a port of its own (host network).
+            String id = docker.createContainerCmd(settings.image()).withName(name).withUser("0").withEnv(environment(decision, dataDir))
+                    .withHealthcheck(new HealthCheck().withTest(List.of("NONE")))
                     .withLabels(Map.of("io.flash.autoscaler", "node", "io.flash.framework", decision.getFrameworkId(),
                             "io.flash.node", decision.getNodeId()))
                     .withHostConfig(host).exec().getId();
             docker.startContainerCmd(id).exec();
         } catch (ConflictException launchedMeanwhile) {
-            // another run of the same decision created it first
+            startIfOnlyCreated(name); // another run of the same decision created it first
         }
     }
 
-    private List<String> environment(CapacityDecision decision) {
+    /**
+     * A node container carried out before. Created but not started: the runner stopped between the two
+     * (killed), so start it now; running, or exited and leaving: nothing to do.
+     */
+    private void startIfOnlyCreated(String name) {
+        InspectContainerResponse existing = docker.inspectContainerCmd(name).exec();
+        if ("created".equals(existing.getState().getStatus())) docker.startContainerCmd(existing.getId()).exec();
+    }
+
+    private List<String> environment(CapacityDecision decision, String dataDir) {
         Capacity capacity = decision.getCapacity();
         List<String> env = new ArrayList<>(List.of(
                 "FLASH_BOOTSTRAP_SERVERS=" + settings.bootstrapServers(), "FLASH_REGISTRY_URL=" + settings.registryUrl(),
                 "FLASH_FRAMEWORK_ID=" + decision.getFrameworkId(), "FLASH_NODE_ID=" + decision.getNodeId(),
                 "FLASH_NODE_CLASS=" + decision.getNodeClass(), "FLASH_NODE_SPOT=" + decision.getSpot(),
-                "FLASH_NODE_LABELS=launched-by=autoscaler", "FLASH_DATA_DIR=" + settings.dataDir(),
-                "FLASH_STATE_DIR=" + settings.dataDir() + "/state/" + decision.getNodeId(),
+                "FLASH_NODE_LABELS=launched-by=autoscaler", "FLASH_DATA_DIR=" + dataDir,
+                "FLASH_STATE_DIR=" + dataDir + "/state/" + decision.getNodeId(),
                 "QUARKUS_HTTP_PORT=0", "FLASH_HTTP_HOST=127.0.0.1"));
         if (capacity != null) {
             env.add("FLASH_NODE_CPU=" + capacity.getCpu());

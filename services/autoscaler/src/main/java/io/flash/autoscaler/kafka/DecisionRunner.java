@@ -14,6 +14,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.WakeupException;
 import org.jboss.logging.Logger;
@@ -49,7 +50,7 @@ public final class DecisionRunner implements AutoCloseable {
         Topic<String, CapacityDecision> decisions = topics.capacityDecisions;
         consumer = new KafkaConsumer<>(props, decisions.keySerde().deserializer(), decisions.valueSerde().deserializer());
         Properties out = new Properties();
-        out.put("bootstrap.servers", bootstrapServers);
+        out.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         producer = new KafkaProducer<>(out, topics.frameworkAssignments("any").keySerde().serializer(),
                 topics.frameworkAssignments("any").valueSerde().serializer());
         thread = new Thread(this::run, "capacity-decisions");
