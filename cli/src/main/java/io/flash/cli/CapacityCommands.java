@@ -2,8 +2,10 @@ package io.flash.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.flash.common.client.JobClient;
+import io.flash.schema.CapacityDecision;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
@@ -26,6 +28,9 @@ final class CapacityCommands {
             "and how many live nodes of it there are (on spot, idle). 'capacity reclaim NODE' reclaims a spot node."},
             subcommands = Reclaim.class)
     static final class Capacity extends FlashCli.Sub {
+
+        /** How many of the autoscaler's decisions it shows. */
+        static final int DECISIONS = 10;
 
         @Override
         public Integer call() throws Exception {
@@ -55,6 +60,16 @@ final class CapacityCommands {
                         c.get("onDemandPerHour").asDouble(), c.get("spotPerHour").asDouble(), n[0], n[1], n[2]);
             });
             if (classes.isEmpty()) term().out().println("no framework reports node classes yet (is framework-ecs running?)");
+            try (JobClient client = new JobClient(flash.bootstrap(), flash.registry())) {
+                List<CapacityDecision> recent = client.recentDecisions(DECISIONS);
+                term().out().println();
+                term().out().println(recent.isEmpty() ? "the autoscaler has decided nothing yet (docs/autoscaling.md)"
+                        : "the autoscaler's last " + recent.size() + " decisions:");
+                for (CapacityDecision d : recent) {
+                    term().out().printf("  %s %-10s %-6s %-28s %s%n", Instant.ofEpochMilli(d.getAt()), d.getFrameworkId(), d.getAction(),
+                            d.getNodeId(), d.getReason());
+                }
+            }
             return 0;
         }
     }

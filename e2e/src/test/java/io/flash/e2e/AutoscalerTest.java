@@ -111,6 +111,10 @@ class AutoscalerTest extends StackTest {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (!nodeContainers().isEmpty() && System.nanoTime() < deadline) Thread.sleep(500);
         assertEquals(List.of(), nodeContainers(), "back to zero: every node container left");
+        FlashStack.CommandResult capacity = stack.flash(null, Map.of(), "capacity");
+        assertEquals(0, capacity.exit(), capacity.output());
+        assertTrue(capacity.output().contains("DRAIN  " + drains.get(0).getNodeId()) && capacity.output().contains("ran nothing for"),
+                "flash capacity shows the decisions with their reasons: " + capacity.output());
         System.out.printf("autoscaler: %d nodes; from the job's end to zero nodes %d ms%n", launched.size(),
                 (System.nanoTime() - done) / 1_000_000);
     }

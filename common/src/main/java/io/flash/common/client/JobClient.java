@@ -7,6 +7,7 @@ import io.flash.common.topics.FlashTopics;
 import io.flash.common.topics.Topic;
 import io.flash.schema.Assignment;
 import io.flash.schema.AssignmentAction;
+import io.flash.schema.CapacityDecision;
 import io.flash.schema.JobAction;
 import io.flash.schema.JobCommand;
 import io.flash.schema.JobRejected;
@@ -207,6 +208,24 @@ public final class JobClient implements AutoCloseable {
 
     public Optional<JobResult> result(String jobId) {
         return latest(topics.jobsResults, jobId).map(JobResult.class::cast);
+    }
+
+    /** The autoscaler's last {@code count} decisions (flash.capacity.decisions has one partition), oldest first. */
+    public List<CapacityDecision> recentDecisions(int count) {
+        List<CapacityDecision> found = new ArrayList<>();
+        try (KafkaConsumer<String, Object> consumer = consumer()) {
+            TopicPartition tp = new TopicPartition(topics.capacityDecisions.name(), 0);
+            consumer.assign(List.of(tp));
+            long end = consumer.endOffsets(List.of(tp)).get(tp);
+            consumer.seek(tp, Math.max(0, end - count));
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (consumer.position(tp) < end && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, Object> record : poll(consumer, Duration.ofMillis(200))) {
+                    if (record.value() instanceof CapacityDecision d) found.add(d);
+                }
+            }
+        }
+        return found;
     }
 
     /** Every rejection on the rejected topic so far (for tests and troubleshooting). */

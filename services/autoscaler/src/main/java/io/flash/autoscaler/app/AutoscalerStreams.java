@@ -8,13 +8,13 @@ import io.flash.common.serde.RegistryValueSerdes;
 import io.flash.common.streams.StuckThreadWatch;
 import io.flash.common.topics.FlashTopics;
 import io.flash.common.topics.TopicNames;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,12 +46,12 @@ public class AutoscalerStreams {
     }
 
     @Produces
-    Topology topology() throws Exception {
+    Topology topology(MeterRegistry meters) throws Exception {
         AutoscalerConfig.Autoscaler a = config.autoscaler();
         ScalerSettings planner = new ScalerSettings(a.scaleUpAfter(), a.idleBeforeDrain(), a.launchTimeout(), a.drainCoolDown(),
                 a.maxNodes(), a.maxSpendPerHour());
         return AutoscalerTopology.build(topics(), new AutoscalerTopology.Settings(shards(a.frameworks()), planner, a.tick(),
-                a.nodeTimeout()), Clock.systemUTC());
+                a.nodeTimeout()), Clock.systemUTC(), meters);
     }
 
     /** Each framework's shard count: the partitions of its nodes topic, which the framework creates. */

@@ -6,6 +6,8 @@ import io.flash.common.topics.FlashTopics;
 import io.flash.schema.CapacityState;
 import io.flash.schema.FrameworkHeartbeat;
 import io.flash.schema.NodeHeartbeat;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -39,10 +41,16 @@ public final class AutoscalerTopology {
     private AutoscalerTopology() {
     }
 
+    /** Without metrics (tests). */
     public static Topology build(FlashTopics topics, Settings settings, Clock clock) {
+        return build(topics, settings, clock, new SimpleMeterRegistry());
+    }
+
+    public static Topology build(FlashTopics topics, Settings settings, Clock clock, MeterRegistry meters) {
         Topology topology = new Topology();
+        CapacityMetrics metrics = new CapacityMetrics(meters);
         Wiring.source(topology, HEARTBEATS, topics.frameworkHeartbeats);
-        topology.addProcessor(CAPACITY, () -> new CapacityProcessor(settings, clock), HEARTBEATS);
+        topology.addProcessor(CAPACITY, () -> new CapacityProcessor(settings, clock, metrics), HEARTBEATS);
         Wiring.store(topology, SHARDS_STORE, topics.storeSerde(FrameworkHeartbeat.class), CAPACITY);
         Wiring.store(topology, STATE_STORE, topics.storeSerde(CapacityState.class), CAPACITY);
         for (String framework : settings.shards().keySet()) {

@@ -37,15 +37,17 @@ final class CapacityProcessor implements Processor<String, FrameworkHeartbeat, S
 
     private final AutoscalerTopology.Settings settings;
     private final Clock clock;
+    private final CapacityMetrics metrics;
     private final Map<String, String> lastHeld = new HashMap<>();
     private ProcessorContext<String, CapacityDecision> context;
     private KeyValueStore<String, FrameworkHeartbeat> shards;
     private KeyValueStore<String, CapacityState> states;
     private final Map<String, ReadOnlyKeyValueStore<String, NodeHeartbeat>> nodes = new HashMap<>();
 
-    CapacityProcessor(AutoscalerTopology.Settings settings, Clock clock) {
+    CapacityProcessor(AutoscalerTopology.Settings settings, Clock clock, CapacityMetrics metrics) {
         this.settings = settings;
         this.clock = clock;
+        this.metrics = metrics;
     }
 
     @Override
@@ -73,7 +75,9 @@ final class CapacityProcessor implements Processor<String, FrameworkHeartbeat, S
             CapacityState state = Optional.ofNullable(states.get(id)).orElseGet(() -> CapacityState.newBuilder().setFrameworkId(id).build());
             CapacityPlanner.Plan plan = new CapacityPlanner(settings.planner(), shardOf).decide(sight.get(), state, now);
             states.put(id, state);
+            metrics.saw(sight.get(), state);
             for (CapacityDecision decision : plan.decisions()) {
+                metrics.decided(decision);
                 LOG.infof("%s %s %s: %s", id, decision.getAction(), decision.getNodeId(), decision.getReason());
                 context.forward(new Record<>(id, decision, now));
             }

@@ -11,6 +11,7 @@ import io.flash.schema.FrameworkHeartbeat;
 import io.flash.schema.NodeClass;
 import io.flash.schema.NodeHeartbeat;
 import io.flash.schema.QueuedShape;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -32,13 +33,15 @@ class AutoscalerTopologyTest {
     private TestInputTopic<String, FrameworkHeartbeat> heartbeats;
     private TestInputTopic<String, NodeHeartbeat> nodes;
     private TestOutputTopic<String, CapacityDecision> decisions;
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
     @BeforeEach
     void setUp() {
         ScalerSettings planner = new ScalerSettings(Duration.ofSeconds(5), Duration.ofSeconds(60), Duration.ofMinutes(3),
                 Duration.ofSeconds(30), 10, 5.0);
         harness = new TopologyHarness("autoscaler-test", clock.instant(), topics -> AutoscalerTopology.build(topics,
-                new AutoscalerTopology.Settings(Map.of("ecs", SHARDS), planner, Duration.ofSeconds(1), Duration.ofSeconds(15)), clock));
+                new AutoscalerTopology.Settings(Map.of("ecs", SHARDS), planner, Duration.ofSeconds(1), Duration.ofSeconds(15)), clock,
+                meters));
         heartbeats = harness.input(harness.topics.frameworkHeartbeats);
         nodes = harness.input(harness.topics.frameworkNodes("ecs"));
         decisions = harness.output(harness.topics.capacityDecisions);
@@ -87,6 +90,8 @@ class AutoscalerTopologyTest {
         beat(4);
         tick(5);
         assertTrue(decisions.isEmpty(), "launched nodes count as room until they report");
+        assertEquals(2.0, meters.get("flash_autoscaler_nodes").tag("class", "standard-2").tag("state", "launching").gauge().value());
+        assertEquals(2.0, meters.get("flash_autoscaler_decisions").tag("action", "LAUNCH").counter().count());
 
         for (CapacityDecision d : launches) {
             nodes.pipeInput(d.getNodeId(), NodeHeartbeat.newBuilder().setNodeId(d.getNodeId()).setFrameworkId("ecs")
