@@ -61,28 +61,23 @@ final class RunRules {
 
     /** Whether the task must run where its dependencies ran (required) or only should (preferred, the default). */
     static boolean requireLocality(String given, String path, List<FieldError> errors) {
-        if (given == null || given.isBlank()) return false;
-        return switch (given.trim().toLowerCase(Locale.ROOT)) {
-            case "required" -> true;
-            case "preferred" -> false;
-            default -> {
-                errors.add(error(path + "locality", "'" + given + "' is not one of preferred, required"));
-                yield false;
-            }
-        };
+        return either(given, "required", "preferred", false, path + "locality", errors);
     }
 
     /** Whether its attempts may run on spot capacity: allow (the default) or never (docs/cost.md). */
     static boolean spotAllowed(String given, String path, List<FieldError> errors) {
-        if (given == null || given.isBlank()) return true;
-        return switch (given.trim().toLowerCase(Locale.ROOT)) {
-            case "allow" -> true;
-            case "never" -> false;
-            default -> {
-                errors.add(error(path + "spot", "'" + given + "' is not one of allow, never"));
-                yield true;
-            }
-        };
+        return either(given, "allow", "never", true, path + "spot", errors);
+    }
+
+    /** A setting of two words: true for {@code yes}, false for {@code no}, {@code unset} when it is not given. */
+    private static boolean either(String given, String yes, String no, boolean unset, String field, List<FieldError> errors) {
+        if (given == null || given.isBlank()) return unset;
+        String word = given.trim().toLowerCase(Locale.ROOT);
+        if (word.equals(yes) || word.equals(no)) return word.equals(yes);
+        List<String> words = new ArrayList<>(List.of(yes, no));
+        words.sort(null);
+        errors.add(error(field, "'" + given + "' is not one of " + String.join(", ", words)));
+        return unset;
     }
 
     /** The tasks it waits for, each once, each a task of this job other than itself. */
