@@ -391,6 +391,8 @@ public final class FlashCli implements Callable<Integer> {
         term.out().printf("job %s (%s): %s exit=%s in %.1f s%n", r.getJobId(), r.getName(), r.getState(),
                 r.getExitCode(), (r.getFinishedAt() - r.getAcceptedAt()) / 1000.0);
         term.out().printf("  cost: user %.6f, platform %.6f (flash cost %s)%n", r.getUserCost(), r.getPlatformCost(), r.getJobId());
+        String perUnit = StatusCommands.costPerUnit(term, api, r.getJobId(), r.getUserCost() + r.getPlatformCost());
+        if (!perUnit.isEmpty()) term.out().println("  " + perUnit);
         if (r.getReason() != null) {
             term.out().println("  reason: " + r.getReason());
         }

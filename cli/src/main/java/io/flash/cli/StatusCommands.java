@@ -134,6 +134,23 @@ final class StatusCommands {
      * have output; empty when the status API does not answer. The result topic carries one summary
      * per task, the status view one per shard.
      */
+    /**
+     * What the job cost per unit of its work, when its labels name the unit (docs/cost.md: {@code cost-unit: query
+     * genome}, and {@code cost-units: N} when there are N of them), in words; empty otherwise.
+     */
+    static String costPerUnit(Terminal term, String api, String jobId, double cost) {
+        try {
+            JsonNode body = get(term, api, jobId, 0, 1, true);
+            if (body == null || body == NOT_YET) return "";
+            JsonNode labels = body.get("job").path("labels");
+            if (!labels.hasNonNull("cost-unit")) return "";
+            double units = labels.hasNonNull("cost-units") ? Double.parseDouble(labels.get("cost-units").asText()) : 1;
+            return units > 0 ? String.format("cost per %s: %.6f", labels.get("cost-unit").asText(), cost / units) : "";
+        } catch (Exception e) {
+            return ""; // no status API here, or a label that is no number: the totals alone are printed
+        }
+    }
+
     static Map<String, String> shardTails(Terminal term, String api, String jobId, String task, int max) {
         Map<String, String> tails = new LinkedHashMap<>();
         try {

@@ -13,7 +13,11 @@ import org.junit.jupiter.api.Test;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -65,6 +69,18 @@ class InspectionTest extends StackTest {
         FlashStack.CommandResult cost = stack.flash(null, Map.of(), "cost", id);
         assertEquals(0, cost.exit(), cost.output());
         assertTrue(cost.output().contains(String.format("user %.6f, platform 0.000000", result.getUserCost())), cost.output());
+
+        Path perSample = Files.createTempFile("per-sample", ".yaml");
+        Files.writeString(perSample, "name: per-sample\nlabels: {cost-unit: sample, cost-units: \"4\"}\n"
+                + "tasks:\n  - {name: s, image: \"flash/shell:1\", command: \"sleep 1\", resources: {cpu: 1, memory: 64Mi}}\n");
+        FlashStack.CommandResult submitted = stack.flash(null, Map.of(), "submit", perSample.toString(), "--wait");
+        assertEquals(0, submitted.exit(), submitted.output());
+        Matcher total = Pattern.compile("cost: user ([0-9.]+), platform ([0-9.]+)").matcher(submitted.output());
+        Matcher perUnit = Pattern.compile("cost per sample: ([0-9.]+)").matcher(submitted.output());
+        assertTrue(total.find() && perUnit.find(), submitted.output());
+        double jobCost = Double.parseDouble(total.group(1)) + Double.parseDouble(total.group(2));
+        assertTrue(jobCost > 0, submitted.output());
+        assertEquals(jobCost / 4, Double.parseDouble(perUnit.group(1)), 1e-6, "a quarter of the job's cost: " + submitted.output());
     }
 
     /**

@@ -33,12 +33,13 @@ public class JobsResource {
 
     public record JobView(String jobId, String submissionId, String name, String owner, String state, int tasksTotal,
                           int tasksSucceeded, int tasksRunning, int tasksFailed, String message, long updatedAt, String queue,
-                          int priority, long acceptedAt, Long startedAt, Long finishedAt, double userCost, double platformCost) {
+                          int priority, long acceptedAt, Long startedAt, Long finishedAt, double userCost, double platformCost,
+                          Map<String, String> labels) {
         static JobView of(JobStatus s) {
             return new JobView(s.getJobId(), s.getSubmissionId(), s.getName(), s.getOwner(), s.getState().name(), s.getTasksTotal(),
                     s.getTasksSucceeded(), s.getTasksRunning(), s.getTasksFailed(), s.getMessage(), s.getUpdatedAt(),
                     s.getQueue(), s.getPriority(), s.getAcceptedAt(), s.getStartedAt(), s.getFinishedAt(), s.getUserCost(),
-                    s.getPlatformCost());
+                    s.getPlatformCost(), s.getLabels() == null ? Map.of() : Map.copyOf(s.getLabels()));
         }
     }
 
