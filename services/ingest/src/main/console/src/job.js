@@ -6,7 +6,8 @@ import { follow, get, post } from './api.js';
 import { $, badge, throttle, esc, setLive, showError } from './dom.js';
 import { ganttChart, memoryChart } from './charts.js';
 import {
-  ACTIVE_UNIT_STATES, dagElements, dagTasks, FINAL_JOB_STATES, formatBytes, formatDuration, formatTime, ganttBars, jobDuration,
+  ACTIVE_UNIT_STATES, dagElements, dagTasks, FINAL_JOB_STATES, formatBytes, formatCost, formatDuration, formatTime, ganttBars,
+  jobDuration,
   shardOf, unitLabel,
 } from './model.js';
 
@@ -48,6 +49,8 @@ export function jobPage(view, jobId) {
         <span>${j.tasksSucceeded}/${j.tasksTotal} units succeeded, ${j.tasksRunning} active, ${j.tasksFailed} failed</span>
         <span>submitted ${formatTime(j.acceptedAt)}</span><span>started ${formatTime(j.startedAt)}</span>
         <span>finished ${formatTime(j.finishedAt)}</span><span>took ${formatDuration(jobDuration(j, Date.now()))}</span>
+        <span class="cost" title="docs/cost.md: the user pays for what the tasks did, the platform for what it lost">cost
+          <b>${formatCost(j.userCost)}</b> user, <b>${formatCost(j.platformCost)}</b> platform</span>
       </div>
       ${j.message ? `<p class="message">${esc(j.message)}</p>` : ''}
       ${final ? '' : '<button id="cancel" class="danger">Cancel job</button> <span id="cancel-said" class="muted"></span>'}`;

@@ -124,6 +124,11 @@ export function formatDuration(ms) {
   return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 
+/** A cost in the catalogue's currency (docs/cost.md): six decimals, enough for a short task's share of a node-hour. */
+export function formatCost(amount) {
+  return (amount ?? 0).toFixed(6);
+}
+
 export function formatBytes(bytes) {
   if (bytes == null) return '–';
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  dagElements, dagTasks, formatBytes, formatDuration, ganttBars, ganttRows, jobsQuery, progress, rollUp, shardOf, taskNameOf,
+  dagElements, dagTasks, formatBytes, formatCost, formatDuration, ganttBars, ganttRows, jobsQuery, progress, rollUp, shardOf, taskNameOf,
 } from '../src/model.js';
 
 const job = 'job-1';
@@ -57,4 +57,9 @@ test('formats and queries', () => {
   assert.equal(formatBytes(512 * 1024 * 1024), '512 MiB');
   assert.equal(progress({ tasksTotal: 4, tasksSucceeded: 1, tasksRunning: 2, tasksFailed: 1 }).running, 50);
   assert.equal(jobsQuery({ state: 'RUNNING', owner: '', name: null }, 50, 25), 'state=RUNNING&offset=50&limit=25');
+});
+
+test('a cost shows six decimals, and nothing known as zero', () => {
+  assert.equal(formatCost(0.0123456789), '0.012346');
+  assert.equal(formatCost(undefined), '0.000000');
 });

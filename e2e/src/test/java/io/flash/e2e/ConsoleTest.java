@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 
@@ -90,6 +91,11 @@ class ConsoleTest extends StackTest {
         assertEquals(attempts, ((Number) browser.script(
                 "return window.flashConsole.gantt.data.datasets.reduce((n, d) => n + d.data.length, 0)")).longValue(), "bars drawn");
 
+        JsonNode done = api("/jobs/" + id).get("job");
+        String cost = String.format(Locale.ROOT, "cost %.6f user, %.6f platform", done.get("userCost").asDouble(),
+                done.get("platformCost").asDouble());
+        browser.await(Duration.ofSeconds(15), "the job's cost on its page (" + cost + ")",
+                d -> browser.text("#job-header .cost").replaceAll("\\s+", " ").equals(cost));
         browser.click("#tasks tr[data-task='merge'] .task-link");
         browser.await(Duration.ofSeconds(30), "the merge task's log",
                 d -> browser.text("#log pre").contains("merged: samples=2 records=99 snps=85 indels=14"));
