@@ -89,7 +89,14 @@ class InspectionTest extends StackTest {
      * a job that lost nothing is all the user's.
      */
     private void assertCostsFollowTheFormula(JobResult result) throws Exception {
+        // The status API follows a framework's nodes topic from its first heartbeat on, every 10 s: on a platform
+        // just started it may not list the node yet.
         JsonNode nodes = get("/nodes");
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+        while (!nodes.toString().contains("\"nodeId\":\"" + result.getTasks().get(0).getNodeId() + "\"") && System.nanoTime() < deadline) {
+            Thread.sleep(250);
+            nodes = get("/nodes");
+        }
         Map<String, Double> cpu = Map.of("first", 0.5, "second", 0.25);
         double sum = 0;
         for (TaskSummary t : result.getTasks()) {

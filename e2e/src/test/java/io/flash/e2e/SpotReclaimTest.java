@@ -11,6 +11,9 @@ import io.flash.schema.TaskEvent;
 import io.flash.schema.TaskEventType;
 import io.flash.schema.TaskSpec;
 import io.flash.schema.TaskSummary;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -105,6 +108,7 @@ class SpotReclaimTest extends StackTest {
                     && e.getReason() != null && e.getReason().contains("spot capacity"), "never-spot to wait");
             assertTrue(held.getReason().contains("are spot capacity, which this attempt may not use"), held.getReason());
 
+            awaitListed(spotNode); // the status API follows a framework's nodes topic from its first heartbeat on, every 10 s
             FlashStack.CommandResult reclaim = stack.flash(null, Map.of(), "capacity", "reclaim", spotNode, "--notice", "2");
             assertEquals(0, reclaim.exit(), reclaim.output());
             stack.startInstance("on-demand-node", "executor", PORT + 1, node(onDemandNode, false));
@@ -129,6 +133,18 @@ class SpotReclaimTest extends StackTest {
         }
         assertTrue(events.values(e -> e.getNodeId() != null && e.getNodeId().equals(spotNode) && e.getTaskId().endsWith(".never-spot"))
                 .isEmpty(), "spot: never never reached the spot node");
+    }
+
+    /** Waits until GET /nodes lists the node, as `flash capacity reclaim` needs (it finds the node's partition there). */
+    private void awaitListed(String nodeId) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (System.nanoTime() < deadline) {
+            HttpResponse<String> nodes = http.send(HttpRequest.newBuilder(URI.create(stack.apiUrl() + "/nodes")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (nodes.statusCode() == 200 && nodes.body().contains("\"nodeId\":\"" + nodeId + "\"")) return;
+            Thread.sleep(250);
+        }
+        throw new AssertionError("GET /nodes did not list " + nodeId + " within 30 s; logs in " + stack.logs());
     }
 
     private TaskEvent await(Predicate<TaskEvent> wanted, String what) throws InterruptedException {
