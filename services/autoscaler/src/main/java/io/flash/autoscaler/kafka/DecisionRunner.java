@@ -16,6 +16,8 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.RecordDeserializationException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.jboss.logging.Logger;
 
@@ -64,13 +66,26 @@ public final class DecisionRunner implements AutoCloseable {
     private void run() {
         try {
             while (!stopping) {
-                for (ConsumerRecord<String, CapacityDecision> record : consumer.poll(Duration.ofMillis(500))) {
-                    if (record.value() != null) carryOut(record.value());
+                try {
+                    for (ConsumerRecord<String, CapacityDecision> record : consumer.poll(Duration.ofMillis(500))) {
+                        if (record.value() != null) carryOut(record.value());
+                    }
+                    consumer.commitSync();
+                } catch (WakeupException e) {
+                    throw e;
+                } catch (RecordDeserializationException e) {
+                    // No record stops the runner: an unreadable one is said and passed over.
+                    LOG.errorf("passed over an unreadable decision at %s@%d: %s", e.topicPartition(), e.offset(), e.getMessage());
+                    consumer.seek(e.topicPartition(), e.offset() + 1);
+                } catch (KafkaException e) {
+                    LOG.warnf("the decision runner could not read or commit (%s); trying again in 1 s", e.getMessage());
+                    Thread.sleep(1_000);
                 }
-                consumer.commitSync();
             }
         } catch (WakeupException e) {
             // closing
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
             LOG.error("the decision runner stopped", e);
         } finally {
