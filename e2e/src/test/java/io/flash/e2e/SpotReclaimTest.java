@@ -3,6 +3,7 @@ package io.flash.e2e;
 import io.flash.common.client.TopicTail;
 import io.flash.common.cost.Costs;
 import io.flash.common.ids.JobIds;
+import io.flash.common.topics.KeyPartitions;
 import io.flash.schema.FailureClass;
 import io.flash.schema.JobResult;
 import io.flash.schema.JobState;
@@ -14,7 +15,6 @@ import io.flash.schema.TaskSummary;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +23,6 @@ import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -80,7 +79,7 @@ class SpotReclaimTest extends StackTest {
     }
 
     private static int shardOf(String nodeId, int shards) {
-        return Utils.toPositive(Utils.murmur2(nodeId.getBytes(StandardCharsets.UTF_8))) % shards;
+        return KeyPartitions.of(nodeId, shards);
     }
 
     private static Map<String, String> node(String id, boolean spot) {

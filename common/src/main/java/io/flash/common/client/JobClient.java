@@ -4,6 +4,7 @@ import io.flash.common.access.KafkaLogin;
 import io.flash.common.ids.JobIds;
 import io.flash.common.serde.RegistryValueSerdes;
 import io.flash.common.topics.FlashTopics;
+import io.flash.common.topics.KeyPartitions;
 import io.flash.common.topics.Topic;
 import io.flash.schema.Assignment;
 import io.flash.schema.AssignmentAction;
@@ -26,7 +27,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RecordDeserializationException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.utils.Utils;
 
 /**
  * What a user's program does with Flash, through Kafka only: publish a job, wait for its outcome,
@@ -279,7 +279,7 @@ public final class JobClient implements AutoCloseable {
 
     private static TopicPartition partitionOf(KafkaConsumer<String, Object> consumer, Topic<String, ?> topic, String key) {
         int partitions = consumer.partitionsFor(topic.name()).size();
-        int partition = Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
+        int partition = KeyPartitions.of(key, partitions);
         return new TopicPartition(topic.name(), partition);
     }
 

@@ -39,7 +39,9 @@ public final class CapacityPlanner {
         sight.shards().forEach(s -> s.nodes().forEach(n -> live.put(n.nodeId(), n)));
         state.getLaunches().keySet().removeIf(id -> live.containsKey(id)
                 || now - state.getLaunches().get(id).getAt() > settings.launchTimeout().toMillis());
-        state.getDraining().keySet().removeIf(id -> !live.containsKey(id));
+        // A drain the node never took (the runner gave it up) is forgotten after the launch timeout: it is decided again.
+        state.getDraining().keySet().removeIf(id -> !live.containsKey(id)
+                || now - state.getDraining().get(id) > settings.launchTimeout().toMillis());
         trackIdle(live, state, now);
 
         Prices prices = new Prices(sight.catalogue());

@@ -3,16 +3,15 @@ package io.flash.autoscaler.kafka;
 import io.flash.autoscaler.core.ScalerSettings;
 import io.flash.common.streams.Wiring;
 import io.flash.common.topics.FlashTopics;
+import io.flash.common.topics.KeyPartitions;
 import io.flash.schema.CapacityState;
 import io.flash.schema.FrameworkHeartbeat;
 import io.flash.schema.NodeHeartbeat;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
-import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.Topology;
 
 /**
@@ -67,6 +66,6 @@ public final class AutoscalerTopology {
 
     /** The shard a node id lands in: the partition Kafka's default partitioner gives its heartbeats' key. */
     public static int shardOf(String nodeId, int shards) {
-        return Utils.toPositive(Utils.murmur2(nodeId.getBytes(StandardCharsets.UTF_8))) % shards;
+        return KeyPartitions.of(nodeId, shards);
     }
 }

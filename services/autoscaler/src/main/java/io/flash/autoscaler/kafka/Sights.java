@@ -5,6 +5,7 @@ import io.flash.autoscaler.core.ShardOfNode;
 import io.flash.schema.FrameworkHeartbeat;
 import io.flash.schema.NodeHeartbeat;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,15 +25,15 @@ final class Sights {
 
     static Optional<FrameworkSight> of(String frameworkId, int shards, Map<Integer, FrameworkHeartbeat> heartbeats,
                                        List<NodeHeartbeat> nodes, ShardOfNode shardOf, long now, long freshMillis) {
+        Map<Integer, List<FrameworkSight.Node>> byShard = new HashMap<>();
+        for (NodeHeartbeat n : nodes) {
+            if (now - n.getSentAt() <= freshMillis) byShard.computeIfAbsent(shardOf.shardOf(n.getNodeId()), k -> new ArrayList<>()).add(node(n));
+        }
         List<FrameworkSight.Shard> seen = new ArrayList<>();
         for (int shard = 0; shard < shards; shard++) {
             FrameworkHeartbeat hb = heartbeats.get(shard);
             if (hb == null || now - hb.getSentAt() > freshMillis) return Optional.empty();
-            int s = shard;
-            List<FrameworkSight.Node> inShard = nodes.stream()
-                    .filter(n -> now - n.getSentAt() <= freshMillis && shardOf.shardOf(n.getNodeId()) == s)
-                    .map(Sights::node).toList();
-            seen.add(new FrameworkSight.Shard(shard, hb.getQueuedShapes(), inShard));
+            seen.add(new FrameworkSight.Shard(shard, hb.getQueuedShapes(), byShard.getOrDefault(shard, List.of())));
         }
         return Optional.of(new FrameworkSight(frameworkId, heartbeats.get(0).getNodeClasses(), seen));
     }

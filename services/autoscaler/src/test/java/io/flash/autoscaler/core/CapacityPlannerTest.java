@@ -129,6 +129,10 @@ class CapacityPlannerTest {
         assertEquals(List.of(CapacityAction.DRAIN, launched, 2), List.of(drain.getAction(), drain.getNodeId(), drain.getAssignmentPartition()));
         assertTrue(drain.getReason().startsWith("ran nothing for 60 s and nothing waits"), drain.getReason());
         assertTrue(planner.decide(quiet, state, 61_000).decisions().isEmpty(), "drained once");
+        long lost = 61_000 + Duration.ofMinutes(3).toMillis();
+        planner.decide(quiet, state, lost); // still there and still taking work: the drain never reached it
+        assertEquals(CapacityAction.DRAIN, planner.decide(quiet, state, lost + 60_000).decisions().get(0).getAction(),
+                "a drain the node never took is decided again after the launch timeout");
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.flash.executor.channel;
 
 import io.flash.common.access.KafkaLogin;
 import io.flash.common.topics.FlashTopics;
+import io.flash.common.topics.KeyPartitions;
 import io.flash.common.topics.TopicNames;
 import io.flash.executor.agent.FrameworkLink;
 import io.flash.schema.AttemptEvent;
@@ -10,7 +11,6 @@ import io.flash.schema.NodeHeartbeat;
 import io.flash.schema.UsageSample;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +28,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.utils.Utils;
 
 /**
  * The node's link over Kafka: it reads only its own partition of the framework's assignments topic
@@ -69,7 +68,7 @@ public final class KafkaFrameworkLink implements FrameworkLink {
     public String open() throws InterruptedException {
         String assignments = TopicNames.frameworkAssignments(frameworkId);
         int partitions = NodeChannel.assignmentPartitions(consumer, frameworkId, Duration.ofSeconds(120)).size();
-        partition = new TopicPartition(assignments, Utils.toPositive(Utils.murmur2(nodeId.getBytes(StandardCharsets.UTF_8))) % partitions);
+        partition = new TopicPartition(assignments, KeyPartitions.of(nodeId, partitions));
         consumer.assign(List.of(partition));
         long position = consumer.position(partition);
         consumer.commitSync(Map.of(partition, new OffsetAndMetadata(position)));

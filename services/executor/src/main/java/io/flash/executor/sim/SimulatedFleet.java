@@ -1,6 +1,7 @@
 package io.flash.executor.sim;
 
 import io.flash.common.topics.FlashTopics;
+import io.flash.common.topics.KeyPartitions;
 import io.flash.executor.agent.RunningAttempts;
 import io.flash.executor.attempt.AttemptRef;
 import io.flash.executor.attempt.NodeSettings;
@@ -13,7 +14,6 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.*;
 import java.util.concurrent.*;
@@ -24,7 +24,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.utils.Utils;
 import org.jboss.logging.Logger;
 
 /**
@@ -97,7 +96,7 @@ public final class SimulatedFleet implements AutoCloseable {
         consumer.commitSync(positions); // pinned before the first heartbeat: nothing assigned after it is skipped
         Map<String, Integer> owned = new HashMap<>();
         for (String id : nodes.keySet()) {
-            owned.put(id, Utils.toPositive(Utils.murmur2(id.getBytes(StandardCharsets.UTF_8))) % partitions.size());
+            owned.put(id, KeyPartitions.of(id, partitions.size()));
         }
         partitionOf = owned;
         long slice = Math.max(1, heartbeatInterval.toMillis() / HEARTBEAT_SLICES);
