@@ -23,7 +23,7 @@ build() { # name, dockerfile, context
 }
 build kafka "$home/infra/images/kafka/Dockerfile" "$home/infra"
 build registry "$home/infra/images/registry/Dockerfile" "$home/infra"
-for s in ingest dag-planner dispatcher framework-ecs executor; do
+for s in ingest dag-planner dispatcher framework-ecs framework-batch autoscaler executor; do
   [ -f "$home/services/$s/target/quarkus-app/quarkus-run.jar" ] || { echo "services/$s is not built: run 'mvn -B install -DskipTests' first" >&2; exit 1; }
   build "$s" "$home/services/$s/src/main/docker/Dockerfile.jvm" "$home/services/$s"
 done

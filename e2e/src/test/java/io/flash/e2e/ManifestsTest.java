@@ -40,14 +40,21 @@ class ManifestsTest {
 
     private static final ObjectMapper STRICT = new ObjectMapper(new YAMLFactory())
             .configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
-    private static final Map<String, Class<?>> MODEL = Map.of(
-            "apps/v1/Deployment", io.fabric8.kubernetes.api.model.apps.Deployment.class,
-            "apps/v1/StatefulSet", io.fabric8.kubernetes.api.model.apps.StatefulSet.class,
-            "apps/v1/DaemonSet", io.fabric8.kubernetes.api.model.apps.DaemonSet.class,
-            "v1/Service", io.fabric8.kubernetes.api.model.Service.class,
-            "v1/ConfigMap", io.fabric8.kubernetes.api.model.ConfigMap.class,
-            "v1/Secret", io.fabric8.kubernetes.api.model.Secret.class,
-            "v1/Namespace", io.fabric8.kubernetes.api.model.Namespace.class);
+    private static final Map<String, Class<?>> MODEL = Map.ofEntries(
+            Map.entry("apps/v1/Deployment", io.fabric8.kubernetes.api.model.apps.Deployment.class),
+            Map.entry("apps/v1/StatefulSet", io.fabric8.kubernetes.api.model.apps.StatefulSet.class),
+            Map.entry("apps/v1/DaemonSet", io.fabric8.kubernetes.api.model.apps.DaemonSet.class),
+            Map.entry("v1/Service", io.fabric8.kubernetes.api.model.Service.class),
+            Map.entry("v1/ConfigMap", io.fabric8.kubernetes.api.model.ConfigMap.class),
+            Map.entry("v1/Secret", io.fabric8.kubernetes.api.model.Secret.class),
+            Map.entry("v1/Namespace", io.fabric8.kubernetes.api.model.Namespace.class),
+            Map.entry("v1/ServiceAccount", io.fabric8.kubernetes.api.model.ServiceAccount.class),
+            Map.entry("v1/PersistentVolumeClaim", io.fabric8.kubernetes.api.model.PersistentVolumeClaim.class),
+            Map.entry("rbac.authorization.k8s.io/v1/Role", io.fabric8.kubernetes.api.model.rbac.Role.class),
+            Map.entry("rbac.authorization.k8s.io/v1/RoleBinding", io.fabric8.kubernetes.api.model.rbac.RoleBinding.class),
+            Map.entry("rbac.authorization.k8s.io/v1/ClusterRole", io.fabric8.kubernetes.api.model.rbac.ClusterRole.class),
+            Map.entry("rbac.authorization.k8s.io/v1/ClusterRoleBinding", io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding.class),
+            Map.entry("networking.k8s.io/v1/NetworkPolicy", io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy.class));
 
     @Test
     void everyDocumentIsAValidKubernetesObject() throws Exception {
@@ -104,14 +111,14 @@ class ManifestsTest {
                 String where = file + " " + doc.path("kind").asText() + " " + doc.path("metadata").path("name").asText();
                 assertFalse(doc.path("apiVersion").asText().isEmpty(), where + ": apiVersion");
                 assertFalse(doc.path("metadata").path("name").asText().isEmpty(), where + ": metadata.name");
-                if (!doc.path("kind").asText().equals("Namespace")) {
+                if (!Set.of("Namespace", "ClusterRole", "ClusterRoleBinding").contains(doc.path("kind").asText())) { // cluster-wide
                     assertEquals("flash", doc.path("metadata").path("namespace").asText(), where + ": namespace");
                 }
                 if (WORKLOADS.contains(doc.path("kind").asText())) workloads.put(doc.path("metadata").path("name").asText(), doc);
                 if (doc.path("kind").asText().equals("ConfigMap")) config = doc;
             }
         }
-        assertEquals(Set.of("ingest", "dag-planner", "dispatcher", "framework-ecs", "executor"), workloads.keySet());
+        assertEquals(Set.of("ingest", "dag-planner", "dispatcher", "framework-ecs", "framework-batch", "executor"), workloads.keySet());
         assertNotNull(config);
         assertEquals("1", config.path("data").path("FLASH_STANDBY_REPLICAS").asText(), "Streams services keep a warm standby");
         assertEquals("3", config.path("data").path("FLASH_TOPIC_REPLICATION").asText(), "three replicas of every topic");

@@ -21,6 +21,11 @@ final class AttemptCharges {
         unit.setCostPerHour(placed.getCostPerHour());
     }
 
+    /** A framework that learns the node only when the attempt starts (a batch cluster's pod) tells the price then. */
+    static void started(TaskSummary unit, TaskEvent started) {
+        if (started.getCostPerHour() != null) unit.setCostPerHour(started.getCostPerHour());
+    }
+
     /** Charges the unit's current attempt, which ended with {@code end} for {@code cause} (null: succeeded). */
     static void ended(JobProgress job, TaskSummary unit, TaskEvent end, FailureClass cause) {
         if (unit.getCostPerHour() == null || unit.getStartedAt() == null) return;

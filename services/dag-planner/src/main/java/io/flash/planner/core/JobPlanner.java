@@ -110,6 +110,7 @@ public final class JobPlanner {
                 unit.setState(TaskState.RUNNING);
                 if (event.getNodeId() != null) unit.setNodeId(event.getNodeId());
                 unit.setStartedAt(event.getAt());
+                AttemptCharges.started(unit, event);
                 if (job.getStartedAt() == null) job.setStartedAt(event.getAt());
             }
             case SUCCEEDED -> {

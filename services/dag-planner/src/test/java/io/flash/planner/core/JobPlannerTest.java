@@ -223,6 +223,19 @@ class JobPlannerTest {
         assertEquals(result.getPlatformCost(), a.getPlatformCost(), 1e-12);
     }
 
+    @Test
+    void aFrameworkThatLearnsTheNodeOnlyAtTheStartPricesTheAttemptThen() {
+        long minute = 60_000;
+        planner.accept(job("j", task("a")), 1L);
+        TaskReady attempt = plan.drainReady().get(0);
+        planner.onEvent(at(event(attempt, TaskEventType.PLACED), minute), minute); // a batch cluster: no node yet, no price
+        TaskEvent started = at(event(attempt, TaskEventType.STARTED), 2 * minute);
+        started.setCostPerHour(0.12); // a pod's node's price times its share, once the pod runs
+        planner.onEvent(started, 2 * minute);
+        planner.onEvent(at(ended(attempt, TaskEventType.SUCCEEDED, null, 0), 32 * minute), 32 * minute);
+        assertEquals(0.12 * 30 / 60, plan.onlyResult().getUserCost(), 1e-12);
+    }
+
     private void run(TaskReady attempt, double costPerHour, long placedAt, long startedAt) {
         TaskEvent placed = at(event(attempt, TaskEventType.PLACED), placedAt);
         placed.setCostPerHour(costPerHour);

@@ -4,6 +4,7 @@ import io.flash.common.settings.FrameworkSettings;
 import io.flash.common.settings.RegistrySettings;
 import io.smallrye.config.ConfigMapping;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -20,7 +21,7 @@ public interface BatchConfig {
     Batch batch();
 
     interface Batch {
-        /** The cluster's kind: slurm, or gridengine (sge) (FLASH_BATCH_CLUSTER). */
+        /** The cluster's kind: slurm, gridengine (sge) or kubernetes (FLASH_BATCH_CLUSTER). */
         String cluster();
 
         /** The longest a cluster command (sbatch, squeue, qsub, qstat...) may take. */
@@ -42,6 +43,32 @@ public interface BatchConfig {
         int pidsPerCpu();
 
         Gridengine gridengine();
+
+        Kubernetes kubernetes();
+    }
+
+    /** flash.batch.cluster=kubernetes: one pod per attempt (docs/frameworks.md). */
+    interface Kubernetes {
+        /** The namespace Flash's pods run in (FLASH_K8S_NAMESPACE). */
+        String namespace();
+
+        /** The ReadWriteMany claim with the jobs' workspaces, mounted in this adapter at the work root (FLASH_K8S_WORKSPACE_CLAIM). */
+        String workspaceClaim();
+
+        /** Price per hour of each instance type on demand, by its node.kubernetes.io/instance-type; a type not listed is unpriced. */
+        Map<String, Double> onDemandPrices();
+
+        /** Price per hour of each instance type on spot. */
+        Map<String, Double> spotPrices();
+
+        /** Cpus the cluster's own autoscaler may still add beyond its nodes (its NodePool limit); 0: only the nodes there are. */
+        double elasticCpus();
+
+        /** Memory the cluster's own autoscaler may still add, as a Kubernetes quantity (64Gi). */
+        String elasticMemory();
+
+        /** How long a cancelled pod may take to stop before the kubelet kills it. */
+        Duration stopGrace();
     }
 
     interface Gridengine {

@@ -5,6 +5,15 @@ import io.flash.batch.cluster.GridEngine;
 import io.flash.batch.cluster.JobScripts;
 import io.flash.batch.cluster.Slurm;
 import io.flash.batch.core.BatchSettings;
+import io.flash.batch.core.Workspaces;
+import io.flash.batch.kubernetes.Kubernetes;
+import io.flash.batch.kubernetes.KubernetesSettings;
+import io.flash.batch.kubernetes.PodLogs;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.flash.batch.kafka.BatchTopology;
 import io.flash.common.serde.RegistryValueSerdes;
 import io.flash.common.settings.FrameworkSettings;
@@ -17,6 +26,7 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Locale;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
@@ -32,16 +42,32 @@ public class BatchStreams {
         JobScripts scripts = new JobScripts(fw.id(), Path.of(batch.workRoot()), batch.pidsPerCpu());
         BatchSettings settings = new BatchSettings(fw.id(), fw.acceptLimit(), batch.forgetAfter(), fw.fenceAfterAbsence(),
                 DiskType.valueOf(batch.diskType().toUpperCase(Locale.ROOT)), batch.network());
+        Workspaces files = new FileWorkspaces(scripts);
+        if (batch.cluster().equalsIgnoreCase("kubernetes")) {
+            BatchConfig.Kubernetes k8s = batch.kubernetes();
+            KubernetesClient client = kubernetesClient(batch.callTimeout());
+            KubernetesSettings ks = new KubernetesSettings(fw.id(), k8s.namespace(), k8s.workspaceClaim(), k8s.onDemandPrices(),
+                    k8s.spotPrices(), k8s.elasticCpus(), Quantity.getAmountInBytes(new Quantity(k8s.elasticMemory())).longValue(), k8s.stopGrace());
+            return BatchTopology.build(new FlashTopics(new RegistryValueSerdes(config.registry().url())), settings, fw.tick(),
+                    new Kubernetes(client, ks, Path.of(batch.workRoot())), scripts, new PodLogs(client, k8s.namespace(), files), Clock.systemUTC());
+        }
         return BatchTopology.build(new FlashTopics(new RegistryValueSerdes(config.registry().url())), settings, fw.tick(),
-                cluster(batch), scripts, new FileWorkspaces(scripts), Clock.systemUTC());
+                cluster(batch), scripts, files, Clock.systemUTC());
     }
 
     private static Cluster cluster(BatchConfig.Batch batch) {
         return switch (batch.cluster().toLowerCase(Locale.ROOT)) {
             case "slurm" -> new Slurm(batch.callTimeout());
             case "gridengine", "sge" -> new GridEngine(batch.callTimeout(), batch.gridengine().parallelEnvironment().orElse(null));
-            default -> throw new IllegalArgumentException("flash.batch.cluster=" + batch.cluster() + ": write slurm or gridengine");
+            default -> throw new IllegalArgumentException("flash.batch.cluster=" + batch.cluster() + ": write slurm, gridengine or kubernetes");
         };
+    }
+
+    /** The cluster this adapter runs in (its service account), or the one the kubeconfig names; each call bounded like a cluster command. */
+    private static KubernetesClient kubernetesClient(Duration callTimeout) {
+        Config k8s = new ConfigBuilder().withRequestTimeout((int) callTimeout.toMillis()).withConnectionTimeout((int) callTimeout.toMillis())
+                .withRequestRetryBackoffLimit(0).build();
+        return new KubernetesClientBuilder().withConfig(k8s).build();
     }
 
     /** A stream thread that stops polling says where it waits (StuckThreadWatch). */

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A batch cluster as the adapter needs it (Slurm or Grid Engine behind it): submit one job per
+ * A batch cluster as the adapter needs it (Slurm, Grid Engine or Kubernetes behind it): submit one job per
  * attempt, named after the attempt so that a restarted adapter finds its jobs again, see what the
  * cluster has of them, cancel one, and see what the cluster offers. Every call is bounded in time;
  * a controller that does not answer throws {@link Unreachable}.
@@ -21,9 +21,21 @@ public interface Cluster {
         }
     }
 
-    /** One attempt as a cluster job. */
+    /**
+     * One attempt's container, for a cluster that runs containers itself (Kubernetes) rather than a
+     * job script that starts one: what the script's {@code docker run} says, as fields.
+     */
+    record Container(String jobId, String image, List<String> command, Map<String, String> env, String workdir,
+                     boolean network, boolean spotAllowed, Long timeoutSeconds, String workspaceSubPath) {
+    }
+
+    /** One attempt as a cluster job: a script for Slurm and Grid Engine, the same container as fields for Kubernetes. */
     record JobSpec(String name, double cpus, long memoryBytes, Long timeLimitSeconds, String partition, String script,
-                   String outputFile) {
+                   String outputFile, Container container) {
+
+        public JobSpec(String name, double cpus, long memoryBytes, Long timeLimitSeconds, String partition, String script, String outputFile) {
+            this(name, cpus, memoryBytes, timeLimitSeconds, partition, script, outputFile, null);
+        }
 
         /** The cluster opens the output file before the script runs: its directory must exist (on the shared storage). */
         void createOutputDirectory() {
@@ -36,10 +48,16 @@ public interface Cluster {
     }
 
     /** How far a job got, in the cluster's words and Flash's. */
-    enum Phase { QUEUED, RUNNING, SUCCEEDED, FAILED, OUT_OF_MEMORY, TIMEOUT, NODE_LOST, PREEMPTED, CANCELLED }
+    enum Phase { QUEUED, RUNNING, SUCCEEDED, FAILED, OUT_OF_MEMORY, TIMEOUT, NODE_LOST, SPOT_LOST, PREEMPTED, CANCELLED }
 
-    /** What the cluster says of one of Flash's jobs. */
-    record Job(String id, String name, Phase phase, String state, Integer exitCode, String node, String reason) {
+    /**
+     * What the cluster says of one of Flash's jobs; {@code costPerHour} is what it costs per hour on
+     * its node (docs/cost.md), null where the cluster has no prices.
+     */
+    record Job(String id, String name, Phase phase, String state, Integer exitCode, String node, String reason, Double costPerHour) {
+        public Job(String id, String name, Phase phase, String state, Integer exitCode, String node, String reason) {
+            this(id, name, phase, state, exitCode, node, reason, null);
+        }
     }
 
     /** A partition (Slurm) or queue (Grid Engine) and what it offers now. */
@@ -54,6 +72,13 @@ public interface Cluster {
     Map<String, Job> jobs(List<String> names);
 
     void cancel(String jobId);
+
+    /**
+     * Flash has read a finished job's end and output: a cluster that keeps finished jobs until told
+     * (Kubernetes keeps a pod until it is deleted) lets it go; Slurm and Grid Engine purge their own.
+     */
+    default void forget(String jobId) {
+    }
 
     List<Partition> partitions();
 }

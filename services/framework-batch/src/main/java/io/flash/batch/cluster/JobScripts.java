@@ -5,6 +5,7 @@ import io.flash.schema.TaskDefinition;
 import io.flash.schema.TaskReady;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -58,6 +59,17 @@ public final class JobScripts {
 
     public Path outputFile(String jobId, String attemptId) {
         return workspace(jobId).resolve(".flash").resolve("logs").resolve(attemptId + ".log");
+    }
+
+    /** The attempt's container as fields, with the same variables the script gives it (for Kubernetes). */
+    public Cluster.Container container(TaskReady ready) {
+        TaskDefinition task = ready.getTask();
+        Map<String, String> env = new LinkedHashMap<>(task.getEnv());
+        env.putAll(Map.of("FLASH_JOB_ID", ready.getJobId(), "FLASH_TASK_ID", ready.getTaskId(), "FLASH_ATTEMPT_ID", ready.getAttemptId(),
+                "FLASH_WORKSPACE", "/workspace", "FLASH_FRAMEWORK_ID", frameworkId));
+        return new Cluster.Container(ready.getJobId(), task.getImage(), List.copyOf(task.getCommand()), env,
+                task.getWorkdir() != null ? task.getWorkdir() : "/workspace", task.getNetwork() == NetworkMode.BRIDGE,
+                task.getSpotAllowed(), task.getTimeoutSeconds(), workRoot.relativize(workspace(ready.getJobId())).toString());
     }
 
     public String script(TaskReady ready) {

@@ -141,7 +141,8 @@ public final class BatchShard {
         Map<String, String> labels = task.getNodeLabels() == null ? Map.of() : task.getNodeLabels();
         String partition = labels.getOrDefault("partition", labels.get("queue"));
         return new Cluster.JobSpec(r.getAttemptId(), task.getResources().getCpu(), task.getResources().getMemoryBytes(),
-                JobScripts.clusterTimeLimitSeconds(task.getTimeoutSeconds()), partition, scripts.script(r), scripts.outputFile(r.getJobId(), r.getAttemptId()).toString());
+                JobScripts.clusterTimeLimitSeconds(task.getTimeoutSeconds()), partition, scripts.script(r), scripts.outputFile(r.getJobId(), r.getAttemptId()).toString(),
+                scripts.container(r));
     }
 
     /** The shard's clock: submit, read the cluster's states, heartbeat — or, with the controller silent, nothing. */
@@ -176,6 +177,11 @@ public final class BatchShard {
                             exit == 0 ? Cluster.Phase.SUCCEEDED : Cluster.Phase.FAILED, "exited " + exit, exit, null, null), now));
                     continue;
                 }
+                if (stoppedByFlash(id)) { // a cancelled pod is deleted: gone with its status (Kubernetes)
+                    release(id, ended(d.getReady(), new Cluster.Job(store.clusterIds().get(id), id, Cluster.Phase.CANCELLED,
+                            "deleted", null, null, null), now));
+                    continue;
+                }
                 Long submittedAt = store.marks().get("submitted/" + id);
                 if (submittedAt != null && now - submittedAt > settings.forgetAfter().toMillis()) {
                     release(id, events.lost(d.getReady(), null, FailureClass.NODE_LOST, "the cluster no longer knows job "
@@ -193,8 +199,10 @@ public final class BatchShard {
                     if (stopping) tryCancel(id);
                     if (store.marks().get("started/" + id) == null) {
                         store.marks().put("started/" + id, now);
-                        outbox.event(events.reported(d.getReady(), job.node(), report(d.getReady(), job, AttemptState.STARTED, null, null, now),
-                                null, null));
+                        TaskEvent started = events.reported(d.getReady(), job.node(), report(d.getReady(), job, AttemptState.STARTED, null, null, now),
+                                null, null);
+                        started.setCostPerHour(job.costPerHour()); // the node is known once it runs, and with it the price
+                        outbox.event(started);
                     }
                     streamLog(d.getReady(), job.node(), false, now);
                 }
@@ -223,6 +231,9 @@ public final class BatchShard {
         if (job.phase() == Cluster.Phase.NODE_LOST) {
             return events.lost(r, job.node(), FailureClass.NODE_LOST, "the cluster lost its node (" + job.state() + ")", now);
         }
+        if (job.phase() == Cluster.Phase.SPOT_LOST) { // the platform's loss, free to the user up to maxSpotAttempts
+            return events.lost(r, job.node(), FailureClass.SPOT_RECLAIMED, "its spot node was reclaimed (" + job.state() + ")", now);
+        }
         AttemptEvent report = switch (job.phase()) {
             // A cancelled job never reports success (a fenced one's success stands: its outputs are written).
             case SUCCEEDED -> cancelledByFlash && fencedAt == null
@@ -242,7 +253,7 @@ public final class BatchShard {
                     ? report(r, job, AttemptState.FAILED, FailureClass.TIMEOUT, "ran past its timeout of " + r.getTask().getTimeoutSeconds() + " s", now)
                     : workspaces.oomKilled(r.getJobId(), id)
                     ? report(r, job, AttemptState.FAILED, FailureClass.OOM_KILLED, "the kernel killed it for exceeding its memory limit", now)
-                    : report(r, job, AttemptState.FAILED, FailureClass.USER, null, now);
+                    : report(r, job, AttemptState.FAILED, FailureClass.USER, job.exitCode() == null ? job.reason() : null, now);
         };
         return events.reported(r, job.node(), report, fencedAt, null);
     }
@@ -284,6 +295,12 @@ public final class BatchShard {
     }
 
     private void release(String id, TaskEvent end) {
+        String clusterId = store.clusterIds().get(id);
+        try {
+            if (clusterId != null) cluster.forget(clusterId);
+        } catch (Cluster.Unreachable e) {
+            // a finished job the cluster keeps holds no resources; docs/frameworks.md says how to clear one
+        }
         store.submitted().delete(id);
         store.clusterIds().delete(id);
         for (String mark : List.of("submitted/", "started/", "cancelled/", "fenced/", LOG_OFFSET, LOG_SEQ)) store.marks().delete(mark + id);

@@ -18,31 +18,20 @@ import static org.junit.jupiter.api.Assertions.*;
 class BatchShardTest {
 
     private final MemoryCluster cluster = new MemoryCluster();
-    private final List<TaskEvent> events = new ArrayList<>();
-    private final List<FrameworkHeartbeat> heartbeats = new ArrayList<>();
-    private final MemoryTable<TaskDispatch> waiting = new MemoryTable<>(), submitted = new MemoryTable<>();
-    private final MemoryTable<String> ids = new MemoryTable<>();
-    private final MemoryTable<Long> marks = new MemoryTable<>();
+    private final MemoryBatch memory = new MemoryBatch();
+    private final List<TaskEvent> events = memory.events;
+    private final List<FrameworkHeartbeat> heartbeats = memory.heartbeats;
+    private final MemoryTable<TaskDispatch> waiting = memory.waiting, submitted = memory.submitted;
+    private final MemoryTable<String> ids = memory.clusterIds;
+    private final MemoryTable<Long> marks = memory.marks;
     private final Set<String> oomMarks = new HashSet<>(), timeoutMarks = new HashSet<>();
-    private final List<LogChunk> logs = new ArrayList<>();
+    private final List<LogChunk> logs = memory.logs;
     private final Set<String> filesInWorkspace = new HashSet<>();
     private final Map<String, StringBuilder> outputs = new HashMap<>();
     private final Map<String, Integer> exits = new HashMap<>();
     private long now = 100_000;
 
     private BatchShard shard() {
-        BatchStore store = new BatchStore() {
-            public MemoryTable<TaskDispatch> waiting() { return waiting; }
-            public MemoryTable<TaskDispatch> submitted() { return submitted; }
-            public MemoryTable<String> clusterIds() { return ids; }
-            public MemoryTable<Long> marks() { return marks; }
-        };
-        BatchOutbox outbox = new BatchOutbox() {
-            public void event(TaskEvent e) { events.add(e); }
-            public void heartbeat(FrameworkHeartbeat hb) { heartbeats.add(hb); }
-            public void marker(String key) { }
-            public void log(LogChunk chunk) { logs.add(chunk); }
-        };
         Workspaces workspaces = new Workspaces() {
             public boolean oomKilled(String jobId, String attemptId) { return oomMarks.contains(attemptId); }
             public boolean timedOut(String jobId, String attemptId) { return timeoutMarks.contains(attemptId); }
@@ -60,7 +49,7 @@ class BatchShardTest {
             public Integer exitStatus(String jobId, String attemptId) { return exits.get(attemptId); }
         };
         return new BatchShard(new BatchSettings("slurm", 500, Duration.ofMinutes(10), Duration.ofSeconds(20), DiskType.SSD, false), 0,
-                store, outbox, cluster, new JobScripts("slurm", Path.of("/shared/flash"), 128), workspaces, now);
+                memory, memory, cluster, new JobScripts("slurm", Path.of("/shared/flash"), 128), workspaces, now);
     }
 
     private final BatchShard shard = shard();

@@ -1,0 +1,37 @@
+package io.flash.batch.core;
+
+import io.flash.common.state.MemoryTable;
+import io.flash.schema.FrameworkHeartbeat;
+import io.flash.schema.LogChunk;
+import io.flash.schema.TaskDispatch;
+import io.flash.schema.TaskEvent;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** A batch shard's store and outbox in memory, for tests that drive the shard: what it keeps and what it sends. */
+public final class MemoryBatch implements BatchStore, BatchOutbox {
+
+    public final MemoryTable<TaskDispatch> waiting = new MemoryTable<>(), submitted = new MemoryTable<>();
+    public final MemoryTable<String> clusterIds = new MemoryTable<>();
+    public final MemoryTable<Long> marks = new MemoryTable<>();
+    public final List<TaskEvent> events = new ArrayList<>();
+    public final List<FrameworkHeartbeat> heartbeats = new ArrayList<>();
+    public final List<LogChunk> logs = new ArrayList<>();
+
+    public MemoryTable<TaskDispatch> waiting() { return waiting; }
+
+    public MemoryTable<TaskDispatch> submitted() { return submitted; }
+
+    public MemoryTable<String> clusterIds() { return clusterIds; }
+
+    public MemoryTable<Long> marks() { return marks; }
+
+    public void event(TaskEvent e) { events.add(e); }
+
+    public void heartbeat(FrameworkHeartbeat hb) { heartbeats.add(hb); }
+
+    public void marker(String key) { }
+
+    public void log(LogChunk chunk) { logs.add(chunk); }
+}
