@@ -16,6 +16,7 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -32,54 +33,60 @@ import static io.flash.e2e.FoundationTest.task;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * A spot node reclaimed in the middle of a task, on the real engine (docs/cost.md): the node takes
+ * Spot nodes reclaimed in the middle of a task, on the real engine (docs/cost.md): the node takes
  * no new work from the notice, its attempt is lost as SPOT_RECLAIMED when the notice runs out, the
- * node leaves, and the task is retried on on-demand capacity without touching the user's budget;
- * the lost run time is the platform's cost. A task that says spot: never waits for on-demand room
- * rather than run on the spot node.
+ * node leaves, and the task is retried without touching the user's budget — on spot again after
+ * the first loss, and after flash.planner.max-spot-attempts (2) losses only on on-demand capacity,
+ * even with a spot node idle beside it; the lost run time is the platform's cost. A task that says
+ * spot: never waits for on-demand room rather than run on a spot node.
  */
 class SpotReclaimTest extends StackTest {
 
     private static final int PORT = 18160;
     private static final String POOL = "pool=spot-e2e";
     private TopicTail<TaskEvent> events;
-    private String spotNode, onDemandNode;
+    /** Three spot nodes, one after the other, and the on-demand node, all in one shard of the ecs framework. */
+    private List<String> spotNodes;
+    private String onDemandNode;
 
     @BeforeAll
     void startTheSpotNode() throws Exception {
         events = new TopicTail<>(stack.bootstrapServers(), client.topics().tasksEvents);
-        sameShard();
-        stack.startInstance("spot-node", "executor", PORT, node(spotNode, true));
-        stack.awaitReady("spot-node", Duration.ofSeconds(120));
+        List<String> ids = sameShard(4);
+        spotNodes = ids.subList(0, 3);
+        onDemandNode = ids.get(3);
+        startNode(0);
     }
 
     @AfterAll
     void stopTheNodes() throws Exception {
-        stack.stop("spot-node");
+        for (int i = 0; i < 3; i++) stack.stop("spot-node-" + i);
         stack.stop("on-demand-node");
         if (events != null) events.close();
     }
 
+    private void startNode(int spot) throws Exception {
+        stack.startInstance("spot-node-" + spot, "executor", PORT + spot, node(spotNodes.get(spot), true));
+        stack.awaitReady("spot-node-" + spot, Duration.ofSeconds(120));
+    }
+
     /**
      * Node ids that land in the same shard of the ecs framework (the partition of their heartbeats'
-     * key), so the attempt waiting for on-demand room waits where that room appears.
+     * key), so an attempt waiting for room waits where that room appears.
      */
-    private void sameShard() {
+    private List<String> sameShard(int count) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers());
         int shards;
         try (KafkaConsumer<byte[], byte[]> metadata = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             shards = metadata.partitionsFor(client.topics().frameworkNodes("ecs").name(), Duration.ofSeconds(30)).size();
         }
-        spotNode = "e2e-spot";
-        int wanted = shardOf(spotNode, shards);
-        for (int i = 0; onDemandNode == null; i++) {
-            if (shardOf("e2e-on-demand-" + i, shards) == wanted) onDemandNode = "e2e-on-demand-" + i;
+        int wanted = KeyPartitions.of("spot-e2e-0", shards);
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; ids.size() < count; i++) {
+            if (KeyPartitions.of("spot-e2e-" + i, shards) == wanted) ids.add("spot-e2e-" + i);
         }
-    }
-
-    private static int shardOf(String nodeId, int shards) {
-        return KeyPartitions.of(nodeId, shards);
+        return ids;
     }
 
     private static Map<String, String> node(String id, boolean spot) {
@@ -95,43 +102,64 @@ class SpotReclaimTest extends StackTest {
     }
 
     @Test
-    void aReclaimedSpotAttemptIsRetriedOnDemandFreeAndSpotNeverWaitsForOnDemand() throws Exception {
+    void reclaimedSpotAttemptsAreRetriedFreeThenOnDemandAndSpotNeverWaitsForOnDemand() throws Exception {
         JobSubmission submission = job("spot-reclaim", pooled("on-spot", null), pooled("never-spot", "never"));
         String jobId = JobIds.forSubmission(submission.getSubmissionId());
+        String onSpotId = jobId + ".on-spot";
         try (var results = client.openResults()) {
             client.submit(submission);
             TaskEvent started = await(e -> e.getJobId().equals(jobId) && e.getType() == TaskEventType.STARTED, "on-spot to start");
-            assertEquals(spotNode, started.getNodeId());
-            assertEquals(jobId + ".on-spot", started.getTaskId(), "only the task that allows spot starts on the spot node");
+            assertEquals(List.of(spotNodes.get(0), onSpotId), List.of(started.getNodeId(), started.getTaskId()),
+                    "only the task that allows spot starts on the spot node");
             TaskEvent held = await(e -> e.getTaskId().equals(jobId + ".never-spot") && e.getType() == TaskEventType.HELD
                     && e.getReason() != null && e.getReason().contains("spot capacity"), "never-spot to wait");
             assertTrue(held.getReason().contains("are spot capacity, which this attempt may not use"), held.getReason());
 
-            awaitListed(spotNode); // the status API follows a framework's nodes topic from its first heartbeat on, every 10 s
-            FlashStack.CommandResult reclaim = stack.flash(null, Map.of(), "capacity", "reclaim", spotNode, "--notice", "2");
-            assertEquals(0, reclaim.exit(), reclaim.output());
-            stack.startInstance("on-demand-node", "executor", PORT + 1, node(onDemandNode, false));
+            reclaim(0); // the first loss: the retry may use spot again
+            startNode(1);
+            TaskEvent second = await(e -> e.getTaskId().equals(onSpotId) && e.getType() == TaskEventType.STARTED
+                    && spotNodes.get(1).equals(e.getNodeId()), "the retry to start on the second spot node");
+            assertEquals(2, attemptOf(second));
+
+            reclaim(1); // the second loss: from now on only on-demand capacity, though a spot node is idle
+            startNode(2);
+            TaskEvent refused = await(e -> e.getTaskId().equals(onSpotId) && e.getType() == TaskEventType.HELD && attemptOf(e) == 3
+                    && e.getReason() != null && e.getReason().contains("spot capacity, which this attempt may not use"),
+                    "the third attempt to refuse the idle spot node");
+            assertNotNull(refused);
+            stack.startInstance("on-demand-node", "executor", PORT + 3, node(onDemandNode, false));
             stack.awaitReady("on-demand-node", Duration.ofSeconds(120));
-            assertTrue(stack.awaitExit("spot-node", Duration.ofSeconds(60)), "the reclaimed node left");
 
             JobResult result = results.await(jobId, Duration.ofSeconds(120))
                     .orElseThrow(() -> new AssertionError("no result; " + pageOrWhy(jobId) + "; logs in " + stack.logs()));
             assertEquals(JobState.SUCCEEDED, result.getState(), result::toString);
             TaskSummary onSpot = result.getTasks().stream().filter(t -> t.getName().equals("on-spot")).findFirst().orElseThrow();
-            assertEquals(List.of(2, 0, 0, 1), List.of(onSpot.getAttempts(), onSpot.getUserFailures(), onSpot.getInfraFailures(),
-                    onSpot.getSpotLosses()), "one free spot loss, then a success: " + onSpot);
+            assertEquals(List.of(3, 0, 0, 2), List.of(onSpot.getAttempts(), onSpot.getUserFailures(), onSpot.getInfraFailures(),
+                    onSpot.getSpotLosses()), "two free spot losses, then a success on demand: " + onSpot);
             assertEquals(onDemandNode, onSpot.getNodeId());
             TaskSummary never = result.getTasks().stream().filter(t -> t.getName().equals("never-spot")).findFirst().orElseThrow();
             assertEquals(List.of(1, onDemandNode), List.of(never.getAttempts(), never.getNodeId()));
 
-            TaskEvent lost = events.values(e -> e.getJobId().equals(jobId) && e.getType() == TaskEventType.FAILED).get(0);
-            assertEquals(FailureClass.SPOT_RECLAIMED, lost.getFailureClass(), lost.toString());
+            List<TaskEvent> lost = events.values(e -> e.getJobId().equals(jobId) && e.getType() == TaskEventType.FAILED);
+            assertEquals(List.of(FailureClass.SPOT_RECLAIMED, FailureClass.SPOT_RECLAIMED), lost.stream().map(TaskEvent::getFailureClass).toList());
             assertTrue(result.getPlatformCost() > 0, "the reclaimed run time is the platform's: " + result);
-            assertTrue(Costs.platformPays(lost.getType(), lost.getFailureClass()));
+            assertTrue(Costs.platformPays(lost.get(0).getType(), lost.get(0).getFailureClass()));
             assertEquals(onSpot.getUserCost() + never.getUserCost(), result.getUserCost(), 1e-12, "the user pays for the successes only");
         }
-        assertTrue(events.values(e -> e.getNodeId() != null && e.getNodeId().equals(spotNode) && e.getTaskId().endsWith(".never-spot"))
-                .isEmpty(), "spot: never never reached the spot node");
+        assertTrue(events.values(e -> e.getNodeId() != null && spotNodes.contains(e.getNodeId()) && e.getTaskId().endsWith(".never-spot"))
+                .isEmpty(), "spot: never never reached a spot node");
+    }
+
+    /** `flash capacity reclaim` with a 2 s notice, and the node's exit once it runs out. */
+    private void reclaim(int spot) throws Exception {
+        awaitListed(spotNodes.get(spot)); // the status API follows a framework's nodes topic from its first heartbeat on, every 10 s
+        FlashStack.CommandResult reclaim = stack.flash(null, Map.of(), "capacity", "reclaim", spotNodes.get(spot), "--notice", "2");
+        assertEquals(0, reclaim.exit(), reclaim.output());
+        assertTrue(stack.awaitExit("spot-node-" + spot, Duration.ofSeconds(60)), "the reclaimed node left");
+    }
+
+    private static int attemptOf(TaskEvent e) {
+        return Integer.parseInt(e.getAttemptId().substring(e.getAttemptId().lastIndexOf('.') + 1));
     }
 
     /** Waits until GET /nodes lists the node, as `flash capacity reclaim` needs (it finds the node's partition there). */
@@ -153,6 +181,8 @@ class SpotReclaimTest extends StackTest {
             if (!seen.isEmpty()) return seen.get(0);
             Thread.sleep(100);
         }
-        throw new AssertionError("waited 90 s for " + what + "; logs in " + stack.logs());
+        throw new AssertionError("waited 90 s for " + what + "; the events: " + events.values(e -> e.getTaskId().contains(".on-spot")
+                || e.getTaskId().contains(".never-spot")).stream().map(e -> e.getAttemptId() + " " + e.getType() + " " + e.getNodeId() + " "
+                + e.getReason()).toList() + "; logs in " + stack.logs());
     }
 }

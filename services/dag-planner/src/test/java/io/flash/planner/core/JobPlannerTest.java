@@ -256,6 +256,7 @@ class JobPlannerTest {
         for (int reclaim = 1; reclaim <= 2; reclaim++) {
             planner.onEvent(ended(attempt, TaskEventType.FAILED, FailureClass.SPOT_RECLAIMED, 137), 2L);
             attempt = plan.drainReady().get(0);
+            if (reclaim == 1) assertTrue(attempt.getTask().getSpotAllowed(), "after one reclaim spot is still allowed");
         }
         assertFalse(attempt.getTask().getSpotAllowed(), "after two reclaims only on-demand capacity");
         planner.onEvent(ended(attempt, TaskEventType.SUCCEEDED, null, 0), 3L);

@@ -93,6 +93,22 @@ class ShardSchedulerTest {
     }
 
     @Test
+    void anAttemptThatMayUseSpotIsNotHeldBehindAnEqualOneThatMayNot() {
+        NodeHeartbeat spot = node("n1", 1, 1024 * MIB, shard.now);
+        spot.setSpot(true);
+        shard.heartbeat(spot);
+        TaskDefinition never = task("never");
+        never.setSpotAllowed(false);
+        TaskReady held = ready("j", never, 1);
+        shard.dispatch(TaskDispatch.newBuilder().setFrameworkId("ecs").setShard(0).setReady(held).setDispatchedAt(shard.now).build());
+        TaskReady allowed = dispatch("j", "allowed"); // the same shape, labels and queue: only spot tells them apart
+        shard.runFor(1);
+        assertEquals(List.of(allowed.getAttemptId()), shard.assignments().stream().map(Assignment::getAttemptId).toList());
+        assertTrue(shard.events().stream().filter(e -> e.getType() == TaskEventType.HELD)
+                .allMatch(e -> e.getAttemptId().equals(held.getAttemptId()) && e.getReason().contains("spot capacity")));
+    }
+
+    @Test
     void aSilentNodeLosesAllItsAttemptsInOneBatch() {
         shard.heartbeat(node("n1", 4, 4096 * MIB, shard.now));
         dispatch("j", "a");

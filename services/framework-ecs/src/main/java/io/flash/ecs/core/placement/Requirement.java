@@ -12,12 +12,12 @@ import java.util.Map;
  * a 1,000-shard scatter waiting on a full shard costs one failed placement per pass, not 1,000.
  */
 public record Requirement(double cpu, long memoryBytes, long diskBytes, int gpus, DiskType diskType, NetworkMode network,
-                          Map<String, String> nodeLabels, String queue, int priority) {
+                          Map<String, String> nodeLabels, String queue, int priority, boolean spotAllowed) {
 
     public static Requirement of(TaskReady ready) {
         var task = ready.getTask();
         var need = task.getResources();
         return new Requirement(need.getCpu(), need.getMemoryBytes(), need.getDiskBytes(), need.getGpus(), task.getDiskType(),
-                task.getNetwork(), task.getNodeLabels(), ready.getQueue(), ready.getPriority());
+                task.getNetwork(), task.getNodeLabels(), ready.getQueue(), ready.getPriority(), task.getSpotAllowed());
     }
 }
