@@ -1,6 +1,8 @@
 package io.flash.autoscaler.app;
 
 import io.flash.autoscaler.core.ScalerSettings;
+import io.flash.autoscaler.core.NodeProvider;
+import io.flash.autoscaler.core.SimulatedNodes;
 import io.flash.autoscaler.docker.DockerNodes;
 import io.flash.autoscaler.kafka.AutoscalerTopology;
 import io.flash.autoscaler.kafka.DecisionRunner;
@@ -28,7 +30,7 @@ import org.jboss.logging.Logger;
 
 /**
  * Hands the autoscaler's topology to Quarkus, and starts the runner that carries its decisions out
- * through the configured provider (docker, or none to decide only).
+ * through the configured provider (docker; simulated, for benchmarks; or none to decide only).
  */
 @ApplicationScoped
 public class AutoscalerStreams {
@@ -81,12 +83,17 @@ public class AutoscalerStreams {
             LOG.info("provider none: decisions are published, nothing starts or returns nodes");
             return;
         }
-        if (!"docker".equals(a.provider())) {
-            throw new IllegalArgumentException("flash.autoscaler.provider: '" + a.provider() + "' is not one of docker, none");
-        }
-        AutoscalerConfig.Docker d = a.docker();
-        runner = new DecisionRunner(topics(), new DockerNodes(new DockerNodes.Settings(d.image(), d.dataDir(),
-                d.bootstrapServers().orElse(bootstrapServers), d.registryUrl().orElse(config.registry().url()))), bootstrapServers);
+        NodeProvider provider = switch (a.provider()) {
+            case "docker" -> {
+                AutoscalerConfig.Docker d = a.docker();
+                yield new DockerNodes(new DockerNodes.Settings(d.image(), d.dataDir(), d.bootstrapServers().orElse(bootstrapServers),
+                        d.registryUrl().orElse(config.registry().url())));
+            }
+            case "simulated" -> new SimulatedNodes();
+            default -> throw new IllegalArgumentException("flash.autoscaler.provider: '" + a.provider()
+                    + "' is not one of docker, simulated, none");
+        };
+        runner = new DecisionRunner(topics(), provider, bootstrapServers);
         runner.start();
     }
 

@@ -2,7 +2,7 @@ package io.flash.autoscaler.kafka;
 
 import io.flash.autoscaler.core.NodeProvider;
 import io.flash.common.topics.FlashTopics;
-import io.flash.common.topics.Topic;
+import io.flash.common.deadletter.DeadLetters;
 import io.flash.schema.Assignment;
 import io.flash.schema.AssignmentAction;
 import io.flash.schema.CapacityAction;
@@ -17,8 +17,12 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.errors.RecordDeserializationException;
 import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.jboss.logging.Logger;
 
 /**
@@ -26,7 +30,8 @@ import org.jboss.logging.Logger;
  * {@link NodeProvider} (one node per node id), a DRAIN as an assignment on the node's own partition
  * (the node leaves once idle). Its position is committed after a decision is done, so a restart
  * redoes at most the last one. A decision that keeps failing is given up after a few tries, said in
- * the log; the planner gives the launch up too and decides again.
+ * the log and on flash.dead-letter, as is a record that cannot be read; the planner gives the launch
+ * up too and decides again.
  */
 public final class DecisionRunner implements AutoCloseable {
 
@@ -35,8 +40,10 @@ public final class DecisionRunner implements AutoCloseable {
 
     private final FlashTopics topics;
     private final NodeProvider provider;
-    private final KafkaConsumer<String, CapacityDecision> consumer;
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final Deserializer<CapacityDecision> decisions;
     private final KafkaProducer<String, Assignment> producer;
+    private final KafkaProducer<String, byte[]> deadLetters;
     private final Thread thread;
     private volatile boolean stopping;
 
@@ -49,12 +56,14 @@ public final class DecisionRunner implements AutoCloseable {
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        Topic<String, CapacityDecision> decisions = topics.capacityDecisions;
-        consumer = new KafkaConsumer<>(props, decisions.keySerde().deserializer(), decisions.valueSerde().deserializer());
+        // Bytes, decoded here: a record that cannot be read is set aside with its bytes, not skipped unseen.
+        consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
+        decisions = topics.capacityDecisions.valueSerde().deserializer();
         Properties out = new Properties();
         out.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         producer = new KafkaProducer<>(out, topics.frameworkAssignments("any").keySerde().serializer(),
                 topics.frameworkAssignments("any").valueSerde().serializer());
+        deadLetters = new KafkaProducer<>(out, new StringSerializer(), new ByteArraySerializer());
         thread = new Thread(this::run, "capacity-decisions");
     }
 
@@ -67,16 +76,15 @@ public final class DecisionRunner implements AutoCloseable {
         try {
             while (!stopping) {
                 try {
-                    for (ConsumerRecord<String, CapacityDecision> record : consumer.poll(Duration.ofMillis(500))) {
-                        if (record.value() != null) carryOut(record.value());
+                    for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+                        CapacityDecision decision = decode(record);
+                        if (decision != null && !carryOut(decision)) {
+                            deadLetter(record, decision.getAction() + " " + decision.getNodeId() + " failed " + TRIES + " times");
+                        }
                     }
                     consumer.commitSync();
                 } catch (WakeupException e) {
                     throw e;
-                } catch (RecordDeserializationException e) {
-                    // No record stops the runner: an unreadable one is said and passed over.
-                    LOG.errorf("passed over an unreadable decision at %s@%d: %s", e.topicPartition(), e.offset(), e.getMessage());
-                    consumer.seek(e.topicPartition(), e.offset() + 1);
                 } catch (KafkaException e) {
                     LOG.warnf("the decision runner could not read or commit (%s); trying again in 1 s", e.getMessage());
                     Thread.sleep(1_000);
@@ -93,13 +101,31 @@ public final class DecisionRunner implements AutoCloseable {
         }
     }
 
-    private void carryOut(CapacityDecision decision) {
+    private CapacityDecision decode(ConsumerRecord<String, byte[]> record) {
+        if (record.value() == null) return null; // a tombstone: nothing to do
+        try {
+            return decisions.deserialize(record.topic(), record.headers(), record.value());
+        } catch (RuntimeException e) {
+            deadLetter(record, "undecodable decision: " + DeadLetters.rootMessage(e));
+            return null;
+        }
+    }
+
+    /** No record stops the runner, and none is passed over unseen: it goes to flash.dead-letter with why. */
+    private void deadLetter(ConsumerRecord<String, byte[]> record, String reason) {
+        LOG.errorf("dead-lettered %s-%d@%d: %s", record.topic(), record.partition(), record.offset(), reason);
+        deadLetters.send(DeadLetters.of("autoscaler", record.topic(), record.partition(), record.offset(), record.key(), record.value(),
+                reason));
+    }
+
+    /** @return whether it was done (false: given up after {@link #TRIES}) */
+    private boolean carryOut(CapacityDecision decision) {
         for (int attempt = 1; attempt <= TRIES; attempt++) {
             try {
                 if (decision.getAction() == CapacityAction.LAUNCH) provider.launch(decision);
                 else drain(decision);
                 LOG.infof("%s %s %s done (%s)", decision.getFrameworkId(), decision.getAction(), decision.getNodeId(), provider.name());
-                return;
+                return true;
             } catch (Exception e) {
                 LOG.warnf("%s %s %s failed (try %d of %d): %s", decision.getFrameworkId(), decision.getAction(), decision.getNodeId(),
                         attempt, TRIES, e.getMessage());
@@ -107,6 +133,7 @@ public final class DecisionRunner implements AutoCloseable {
         }
         LOG.errorf("%s %s %s given up after %d tries; the autoscaler gives the launch up after its launch timeout and decides again",
                 decision.getFrameworkId(), decision.getAction(), decision.getNodeId(), TRIES);
+        return false;
     }
 
     private void drain(CapacityDecision decision) throws Exception {
@@ -127,5 +154,6 @@ public final class DecisionRunner implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         producer.close(Duration.ofSeconds(5));
+        deadLetters.close(Duration.ofSeconds(5));
     }
 }

@@ -26,6 +26,10 @@ public final class RunningAttempts {
         attempts.remove(attemptId);
     }
 
+    public Attempt get(String attemptId) {
+        return attempts.get(attemptId);
+    }
+
     public boolean contains(String attemptId) {
         return attempts.containsKey(attemptId);
     }

@@ -122,6 +122,12 @@ public interface ExecutorConfig {
         double failureRate();
 
         long seed();
+
+        /** Also start the nodes the autoscaler launches (flash.capacity.decisions) and let drained ones leave. */
+        boolean elastic();
+
+        /** Every this long one simulated spot node is reclaimed with its notice (0: only when told). */
+        Duration reclaimEvery();
     }
 
     interface Docker {

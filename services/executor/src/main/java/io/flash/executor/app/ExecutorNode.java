@@ -50,9 +50,9 @@ public class ExecutorNode implements HealthCheck {
         FlashTopics topics = new FlashTopics(new RegistryValueSerdes(config.registry().url()));
         NodeSettings settings = settings();
         ExecutorConfig.Sim sim = config.sim();
-        if (sim.nodes() > 0) {
+        if (sim.nodes() > 0 || sim.elastic()) {
             fleet = new SimulatedFleet(new SimulatedFleet.Settings(sim.nodes(), settings.nodeId(), RunTimes.parse(sim.runTime()),
-                    sim.failureRate(), sim.seed()), settings, topics, bootstrap);
+                    sim.failureRate(), sim.seed(), sim.elastic(), sim.reclaimEvery()), settings, topics, bootstrap);
             fleet.start();
             fleet.bindMetrics(meters);
             return;
@@ -86,7 +86,7 @@ public class ExecutorNode implements HealthCheck {
             }
         });
         String id = node.id().filter(s -> !s.isBlank())
-                .orElse((config.sim().nodes() > 0 ? "sim-" : "node-") + InetAddress.getLocalHost().getHostName());
+                .orElse((config.sim().nodes() > 0 || config.sim().elastic() ? "sim-" : "node-") + InetAddress.getLocalHost().getHostName());
         ExecutorConfig.S3 s3 = config.store().s3();
         return new NodeSettings(id, config.framework().id(), capacity, DiskType.valueOf(node.diskType().toUpperCase(Locale.ROOT)),
                 node.network(), labelMap, node.heartbeatInterval(), node.pullTimeout(), node.logTailLines(), Path.of(node.cgroupRoot()),

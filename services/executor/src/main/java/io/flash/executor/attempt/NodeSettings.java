@@ -42,6 +42,13 @@ public record NodeSettings(String nodeId, String frameworkId, Capacity capacity,
     public record Sandbox(int pidsPerCpu, Duration killGrace) {
     }
 
+    /** Another node of this kind: its own id, capacity, labels and pricing (a simulated node an autoscaler launched). */
+    public NodeSettings withNode(String id, Capacity size, Map<String, String> nodeLabels, Pricing sold) {
+        return new NodeSettings(id, frameworkId, size, diskType, network, nodeLabels, heartbeatInterval, pullTimeout, logTailLines,
+                cgroupRoot, usageInterval, workRoot, logChunkBytes, logBytesPerSecond, objectStore, cacheMaxBytes, sandbox,
+                sharedRoot, fetchAllow, sold);
+    }
+
     /** The same node under another id (simulated fleets). */
     public NodeSettings withNodeId(String id) {
         return new NodeSettings(id, frameworkId, capacity, diskType, network, labels, heartbeatInterval, pullTimeout, logTailLines,
