@@ -15,6 +15,8 @@ cd "$(dirname "$0")/.."
 JOBS="${1:-300}" GAP="${2:-60}"
 export FLASH_DATA_DIR="${FLASH_BENCH_DATA_DIR:-/tmp/flash-burst}" FLASH_KAFKA_PORT=29092 FLASH_REGISTRY_PORT=28081 FLASH_HTTP_PORT_BASE=28090
 export FLASH_BOOTSTRAP_SERVERS=127.0.0.1:29092 FLASH_REGISTRY_URL=http://127.0.0.1:28081
+# Every service's state (the autoscaler's too, which bin/flash does not start) goes with the run's data.
+export FLASH_STATE_DIR="$FLASH_DATA_DIR/state"
 export FLASH_SIM_RUN_TIME="${FLASH_SIM_RUN_TIME:-uniform:20s..40s}" FLASH_OBJECT_STORE=off
 [ -f bench/target/flash-bench-0.1.0-SNAPSHOT.jar ] || mvn -B -q install -DskipTests -pl bench -am
 CSV=bench/target/autoscaler-burst.csv

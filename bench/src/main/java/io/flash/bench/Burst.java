@@ -59,8 +59,9 @@ public final class Burst {
             }
             List<JobResult> done = new ArrayList<>();
             long lastResult = start;
+            long deadline = System.currentTimeMillis() + Duration.ofMinutes(15).toMillis(); // for the whole run, not per job
             for (String id : ids) {
-                Optional<JobResult> r = results.await(id, Duration.ofMinutes(15));
+                Optional<JobResult> r = results.await(id, Duration.ofMillis(Math.max(1, deadline - System.currentTimeMillis())));
                 if (r.isPresent()) {
                     done.add(r.get());
                     lastResult = Math.max(lastResult, System.currentTimeMillis());
