@@ -27,6 +27,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.RecordDeserializationException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.jboss.logging.Logger;
 
@@ -152,7 +153,15 @@ public final class SimulatedFleet implements AutoCloseable {
             in.assign(all);
             in.seekToBeginning(all);
             while (!stopping) {
-                for (ConsumerRecord<String, CapacityDecision> record : in.poll(Duration.ofMillis(200))) {
+                ConsumerRecords<String, CapacityDecision> records;
+                try {
+                    records = in.poll(Duration.ofMillis(200));
+                } catch (RecordDeserializationException e) { // said and passed over: one bad record does not stop the fleet
+                    LOG.errorf("passed over an unreadable decision at %s@%d: %s", e.topicPartition(), e.offset(), e.getMessage());
+                    in.seek(e.topicPartition(), e.offset() + 1);
+                    continue;
+                }
+                for (ConsumerRecord<String, CapacityDecision> record : records) {
                     CapacityDecision d = record.value();
                     if (d == null || !d.getFrameworkId().equals(template.frameworkId())) continue;
                     if (d.getAction() == CapacityAction.LAUNCH && d.getCapacity() != null) {
@@ -285,27 +294,27 @@ public final class SimulatedFleet implements AutoCloseable {
     }
 
     private void kill(SimNode node, Assignment a) {
-        ScheduledFuture<?> finishing;
-        synchronized (node) {
-            finishing = node.finishing.remove(a.getAttemptId());
-        }
-        if (finishing == null) return;
-        finishing.cancel(false);
+        if (!stop(node, a.getAttemptId())) return;
         channel.report(AttemptRef.of(a).event(node.settings.nodeId(), AttemptState.CANCELLED)
                 .setFailureClass(FailureClass.CANCELLED).setReason(a.getReason() == null ? "killed by the framework" : a.getReason()).build());
         node.running.release(a.getAttemptId());
     }
 
-    /** What a reclaimed spot node still runs when its notice runs out: the platform's loss, retried free. */
-    private void lose(SimNode node, String attemptId) {
+    /** Stops an attempt before its run time is over; false when it has already ended (or was stopped). */
+    private static boolean stop(SimNode node, String attemptId) {
         ScheduledFuture<?> finishing;
         synchronized (node) {
             finishing = node.finishing.remove(attemptId);
         }
-        if (finishing == null) return;
+        if (finishing == null) return false;
         finishing.cancel(false);
+        return true;
+    }
+
+    /** What a reclaimed spot node still runs when its notice runs out: the platform's loss, retried free. */
+    private void lose(SimNode node, String attemptId) {
         RunningAttempts.Attempt a = node.running.get(attemptId);
-        if (a == null) return;
+        if (a == null || !stop(node, attemptId)) return;
         channel.report(new AttemptRef(a.jobId(), a.taskId(), attemptId).event(node.settings.nodeId(), AttemptState.FAILED)
                 .setExitCode(null).setFailureClass(FailureClass.SPOT_RECLAIMED).setReason(node.unavailable()).build());
         node.running.release(attemptId);

@@ -38,13 +38,7 @@ final class FileWorkspaces implements Workspaces {
             long length = f.length();
             if (length <= from) return new Output("", from, 0);
             byte[] bytes = read(f, from, (int) Math.min(max, length - from));
-            int end = bytes.length;
-            if (!toTheEnd) { // whole lines only: the rest comes with the next piece
-                while (end > 0 && bytes[end - 1] != '\n') end--;
-                if (end == 0 && bytes.length == max) end = max; // one line longer than a piece: cut it
-            }
-            long skipped = toTheEnd ? length - from - end : 0;
-            return new Output(new String(bytes, 0, end, StandardCharsets.UTF_8), from + end + skipped, skipped);
+            return Output.cut(bytes, 0, bytes.length, from, max, toTheEnd, length);
         } catch (IOException e) {
             return new Output("", from, 0); // not written yet
         }

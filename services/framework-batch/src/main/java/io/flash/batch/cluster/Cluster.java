@@ -29,6 +29,16 @@ public interface Cluster {
                      boolean network, boolean spotAllowed, Long timeoutSeconds, String workspaceSubPath) {
     }
 
+    /**
+     * The cluster answered and refused this one job as invalid (Kubernetes' 400/422: a pod spec the
+     * API server will not take, made from the task): the attempt's failure, not the cluster's silence.
+     */
+    final class Rejected extends RuntimeException {
+        public Rejected(String message) {
+            super(message);
+        }
+    }
+
     /** One attempt as a cluster job: a script for Slurm and Grid Engine, the same container as fields for Kubernetes. */
     record JobSpec(String name, double cpus, long memoryBytes, Long timeLimitSeconds, String partition, String script,
                    String outputFile, Container container) {

@@ -113,7 +113,17 @@ public final class BatchShard {
         for (TaskDispatch d : waiting) {
             TaskReady r = d.getReady();
             Cluster.Job existing = known.get(r.getAttemptId());
-            String jobId = existing != null ? existing.id() : cluster.submit(spec(r));
+            String jobId;
+            try {
+                jobId = existing != null ? existing.id() : cluster.submit(spec(r));
+            } catch (Cluster.Rejected e) { // made from the task, so the user's to fix; the cluster itself is well
+                store.waiting().delete(r.getAttemptId());
+                holds.forget(r.getAttemptId());
+                Cluster.Job refused = new Cluster.Job(null, r.getAttemptId(), Cluster.Phase.FAILED, "refused", null, null, null);
+                outbox.event(events.reported(r, null, report(r, refused, AttemptState.FAILED, FailureClass.USER,
+                        "the cluster refused the job: " + e.getMessage(), now), null, null));
+                continue;
+            }
             store.waiting().delete(r.getAttemptId());
             store.submitted().put(r.getAttemptId(), d);
             store.clusterIds().put(r.getAttemptId(), jobId);

@@ -1,5 +1,6 @@
 package io.flash.batch.core;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /** What an attempt left in the job's workspace on the cluster's shared storage. */
@@ -31,5 +32,21 @@ public interface Workspaces {
 
     /** A piece of output and where the next one starts. */
     record Output(String text, long next, long skippedBytes) {
+
+        /**
+         * The piece of an output of {@code length} bytes that starts at byte {@code from}, given as
+         * {@code count} bytes of {@code bytes} from {@code offset} (at most {@code max}): whole lines
+         * only, unless one line is longer than a piece or this is the end, when what lies past
+         * {@code max} is skipped and counted.
+         */
+        public static Output cut(byte[] bytes, int offset, int count, long from, int max, boolean toTheEnd, long length) {
+            int end = count;
+            if (!toTheEnd) { // whole lines only: the rest comes with the next piece
+                while (end > 0 && bytes[offset + end - 1] != '\n') end--;
+                if (end == 0 && count == max) end = max; // one line longer than a piece: cut it
+            }
+            long skipped = toTheEnd ? length - from - end : 0;
+            return new Output(new String(bytes, offset, end, StandardCharsets.UTF_8), from + end + skipped, skipped);
+        }
     }
 }

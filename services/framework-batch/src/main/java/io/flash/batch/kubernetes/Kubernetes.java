@@ -28,6 +28,7 @@ import java.util.function.Supplier;
  */
 public final class Kubernetes implements Cluster {
 
+    private static final int HTTP_UNPROCESSABLE = 422;
     private final KubernetesClient client;
     private final KubernetesSettings settings;
     private final Path workRoot;
@@ -48,6 +49,9 @@ public final class Kubernetes implements Cluster {
             try {
                 client.pods().inNamespace(settings.namespace()).resource(pod).create();
             } catch (KubernetesClientException e) {
+                if (e.getCode() == HTTP_UNPROCESSABLE || e.getCode() == HttpURLConnection.HTTP_BAD_REQUEST) {
+                    throw new Rejected("the Kubernetes API server refused the pod (HTTP " + e.getCode() + "): " + e.getMessage());
+                }
                 if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) throw e; // 409: submitted before a restart, adopted
             }
             return pod.getMetadata().getName();

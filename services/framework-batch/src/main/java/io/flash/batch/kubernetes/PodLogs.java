@@ -36,14 +36,7 @@ public final class PodLogs implements Workspaces {
             return new Output("", from, 0); // not started yet, or the API server is away: read again next tick
         }
         if (log.length <= from) return new Output("", from, 0);
-        int length = (int) Math.min(max, log.length - from);
-        int end = length;
-        if (!toTheEnd) { // whole lines only: the rest comes with the next piece
-            while (end > 0 && log[(int) from + end - 1] != '\n') end--;
-            if (end == 0 && length == max) end = max; // one line longer than a piece: cut it
-        }
-        long skipped = toTheEnd ? log.length - from - end : 0;
-        return new Output(new String(log, (int) from, end, StandardCharsets.UTF_8), from + end + skipped, skipped);
+        return Output.cut(log, (int) from, (int) Math.min(max, log.length - from), from, max, toTheEnd, log.length);
     }
 
     /** The log up to {@code limitBytes} (null: all the kubelet keeps, its current file of at most containerLogMaxSize, 10 MiB by default). */

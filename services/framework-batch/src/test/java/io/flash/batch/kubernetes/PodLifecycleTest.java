@@ -255,6 +255,20 @@ class PodLifecycleTest {
     }
 
     @Test
+    void aPodTheApiServerRefusesFailsItsAttemptAsTheUsersWhileTheClusterStaysUp() {
+        TaskReady r = ready("j", task("bad-env"), 1);
+        server.expect().post().withPath("/api/v1/namespaces/" + NS + "/pods").andReturn(422, new StatusBuilder().withCode(422)
+                .withReason("Invalid").withMessage("spec.containers[0].env[0].name: Invalid value: \"1X\"").build()).once();
+        shard.onDispatch(TaskDispatch.newBuilder().setFrameworkId("k8s").setShard(0).setReady(r).setDispatchedAt(now).build(), now);
+        assertEquals(TaskEventType.FAILED, last().getType());
+        assertEquals(FailureClass.USER, last().getFailureClass());
+        assertTrue(last().getReason().contains("refused the pod (HTTP 422)"), last().getReason());
+        tick();
+        assertFalse(heartbeats.isEmpty(), "the cluster answered: it keeps its heartbeat");
+        assertTrue(memory.waiting.isEmpty() && memory.submitted.isEmpty(), "nothing left to submit again");
+    }
+
+    @Test
     void aRestartedShardAdoptsThePodItCreatedInsteadOfCreatingASecond() {
         TaskReady r = dispatch("a");
         memory.waiting.put(r.getAttemptId(), memory.submitted.get(r.getAttemptId())); // as if the shard died before it recorded the submit
