@@ -45,11 +45,14 @@ public final class Wiring {
                 .withCachingEnabled(), processors);
     }
 
-    /** Every instance's in-memory copy of a compacted topic (a tombstone deletes), readable by every task. */
+    /**
+     * Every instance's in-memory copy of a compacted topic (a tombstone deletes), readable by every
+     * task; its reader waits for a silent registry, as a failed global thread stops the whole client.
+     */
     public static <V> void globalTable(Topology topology, String storeName, Topic<String, V> topic, Serde<V> stored,
                                        String sourceName, String updaterName) {
         topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(storeName), Serdes.String(), stored)
-                        .withLoggingDisabled(), sourceName, topic.keySerde().deserializer(), topic.valueSerde().deserializer(),
+                        .withLoggingDisabled(), sourceName, topic.keySerde().deserializer(), new WaitForRegistry<>(topic.valueSerde().deserializer()),
                 topic.name(), updaterName, putOrDelete(storeName));
     }
 
