@@ -31,7 +31,10 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  *
  * Usage: ControlPlane TASKS single|scatter [csv] [label]; FLASH_BOOTSTRAP_SERVERS, FLASH_REGISTRY_URL
  * select the platform; FLASH_PIDS="dispatcher=PID,framework-ecs=PID" adds those processes' memory;
- * FLASH_BENCH_FULL_ONLY=1 skips the half-load run and the relay (scale runs).
+ * FLASH_BENCH_FULL_ONLY=1 skips the half-load run and the relay (scale runs); FLASH_BENCH_HALF_RATE
+ * paces the "half" run at that many tasks/s instead of half the full run's (to compare runs at one
+ * rate); FLASH_BENCH_HOPS=1 has the half run read every other Flash topic too and print the time to
+ * each hop (the reading costs the machine some CPU, so latency is a little worse with it).
  */
 public final class ControlPlane {
 
@@ -40,7 +43,7 @@ public final class ControlPlane {
     static final int HOPS_TO_START = 6, HOPS_TO_RESULT = 7;
 
     record Run(String load, int tasks, long firstSubmit, long lastStartSeen, long lastResultSeen,
-               List<Long> submitToStartMs, int failedJobs, String memory) {
+               List<Long> submitToStartMs, int failedJobs, String memory, String hops) {
         double startsPerSecond() {
             return tasks * 1000.0 / Math.max(1, lastStartSeen - firstSubmit);
         }
@@ -59,10 +62,18 @@ public final class ControlPlane {
         String registry = Optional.ofNullable(System.getenv("FLASH_REGISTRY_URL")).orElse("http://127.0.0.1:8081");
         ControlPlane bench = new ControlPlane(bootstrap, new FlashTopics(new RegistryValueSerdes(registry)), scatter);
 
-        bench.measure("warm-up", scatter ? SHARDS : 500, 0);
-        Run full = bench.measure("full", tasks, 0);
+        bench.measure("warm-up", scatter ? SHARDS : 500, 0, false);
+        String records;
+        Run full;
+        try (TopicRecords counter = new TopicRecords(bootstrap)) {
+            Map<String, Long> before = counter.snapshot();
+            full = bench.measure("full", tasks, 0, false);
+            Thread.sleep(2_000); // the last transactions' markers and changelog flushes
+            records = TopicRecords.table(before, counter.snapshot(), full.tasks());
+        }
         boolean fullOnly = "1".equals(System.getenv("FLASH_BENCH_FULL_ONLY"));
-        Run half = fullOnly ? null : bench.measure("half", tasks, full.resultsPerSecond() / 2);
+        double halfRate = Optional.ofNullable(System.getenv("FLASH_BENCH_HALF_RATE")).map(Double::parseDouble).orElse(full.resultsPerSecond() / 2);
+        Run half = fullOnly ? null : bench.measure("half", tasks, halfRate, "1".equals(System.getenv("FLASH_BENCH_HOPS")));
         byte[] record = bench.serialized(bench.job("relay-size", 1));
         Relay.Result relay = fullOnly ? new Relay.Result(0, record.length, HOPS_TO_RESULT, 0, 1, 1)
                 : Relay.run(bootstrap, tasks, record, HOPS_TO_START, HOPS_TO_RESULT, bench.partitions());
@@ -73,7 +84,7 @@ public final class ControlPlane {
         System.out.printf("%-34s %10s %10s %8s %8s %8s %8s%n", "", "starts/s", "results/s", "p50 ms", "p95 ms", "p99 ms", "max ms");
         for (Run r : runs) {
             System.out.printf(Locale.ROOT, "%-34s %,10.0f %,10.0f %8.0f %8.0f %8.0f %8.0f%n",
-                    "flash, " + r.load() + " load" + (r.load().equals("half") ? String.format(Locale.ROOT, " (%.0f/s)", full.resultsPerSecond() / 2) : ""),
+                    "flash, " + r.load() + " load" + (r.load().equals("half") ? String.format(Locale.ROOT, " (%.0f/s)", halfRate) : ""),
                     r.startsPerSecond(), r.resultsPerSecond(), Percentiles.of(r.submitToStartMs(), 50), Percentiles.of(r.submitToStartMs(), 95),
                     Percentiles.of(r.submitToStartMs(), 99), Percentiles.of(r.submitToStartMs(), 100));
         }
@@ -83,6 +94,9 @@ public final class ControlPlane {
             System.out.printf(Locale.ROOT, "ratio flash / relay (full load): starts %.3f, results %.3f%n",
                     full.startsPerSecond() / relay.perSecondToStart(), full.resultsPerSecond() / relay.perSecondToEnd());
         }
+        System.out.printf("%nfull load, %,d tasks: every record the broker took in while they ran (periodic heartbeats and node reports too)%n%s",
+                full.tasks(), records);
+        if (half != null && !half.hops().isEmpty()) System.out.printf("%nhalf load: where the time to start goes, hop by hop%n%s", half.hops());
         int failed = runs.stream().mapToInt(Run::failedJobs).sum();
         if (failed > 0) System.out.printf("jobs not SUCCEEDED: %d%n", failed);
         if (!full.memory().isEmpty()) System.out.printf("memory after the runs: %s%n", runs.get(runs.size() - 1).memory());
@@ -135,8 +149,11 @@ public final class ControlPlane {
         }
     }
 
-    /** Publishes {@code tasks} tasks (paced at {@code rate} tasks/s, 0 = at once) and follows them to their results. */
-    private Run measure(String load, int tasks, double rate) throws Exception {
+    /**
+     * Publishes {@code tasks} tasks (paced at {@code rate} tasks/s, 0 = at once) and follows them to
+     * their results; with {@code traceHops} it also reads every other Flash topic to time each hop.
+     */
+    private Run measure(String load, int tasks, double rate, boolean traceHops) throws Exception {
         int unitsPerJob = scatter ? SHARDS : 1;
         int jobs = Math.max(1, tasks / unitsPerJob);
         String run = load + "-" + Long.toHexString(System.nanoTime());
@@ -151,6 +168,8 @@ public final class ControlPlane {
             for (String topic : List.of(topics.tasksEvents.name(), topics.jobsResults.name())) {
                 watch.partitionsFor(topic).forEach(p -> parts.add(new TopicPartition(topic, p.partition())));
             }
+            HopTrace hops = new HopTrace();
+            if (traceHops) parts.addAll(HopTrace.partitions(watch, Set.of(topics.tasksEvents.name(), topics.jobsResults.name())));
             watch.assign(parts);
             watch.seekToEnd(parts);
             parts.forEach(watch::position);
@@ -175,6 +194,8 @@ public final class ControlPlane {
             long deadline = System.nanoTime() + Duration.ofSeconds(120 + tasks / 50).toNanos();
             while (finished.size() < jobs && System.nanoTime() < deadline) {
                 for (ConsumerRecord<String, byte[]> r : watch.poll(Duration.ofMillis(100))) {
+                    if (traceHops) hops.see(r, System.currentTimeMillis());
+                    if (!r.topic().equals(topics.tasksEvents.name()) && !r.topic().equals(topics.jobsResults.name())) continue;
                     Long submitted = submittedAt.get(r.key());
                     if (submitted == null) continue;
                     if (r.topic().equals(topics.tasksEvents.name())) {
@@ -201,7 +222,8 @@ public final class ControlPlane {
                         + startedAt.size() + " tasks started); see the services' logs");
             }
             System.err.printf("%s load: %,d tasks done in %.1f s%n", load, jobs * unitsPerJob, (lastResultSeen - firstSubmit) / 1000.0);
-            return new Run(load, jobs * unitsPerJob, firstSubmit, lastStartSeen, lastResultSeen, latencies, failed, Memory.of(System.getenv("FLASH_PIDS")));
+            return new Run(load, jobs * unitsPerJob, firstSubmit, lastStartSeen, lastResultSeen, latencies, failed, Memory.of(System.getenv("FLASH_PIDS")),
+                    traceHops ? hops.table(submittedAt) : "");
         }
     }
 
