@@ -15,6 +15,11 @@ public final class HoldReasons {
         return a != null && b != null && figureless(a).equals(figureless(b));
     }
 
+    /** A reason with its figures left out: two reasons are the same in words when these are equal. */
+    public static String inWords(String reason) {
+        return reason == null ? null : figureless(reason);
+    }
+
     private static String figureless(String reason) {
         return reason.replaceAll("[0-9]+(\\.[0-9]+)?", "#");
     }

@@ -29,10 +29,6 @@ public interface DispatchStore {
         return heldTasks().get(attemptId);
     }
 
-    default List<HeldTask> allHeld() {
-        return heldTasks().values();
-    }
-
     default void hold(String attemptId, HeldTask task) {
         heldTasks().put(attemptId, task);
     }

@@ -31,6 +31,9 @@ public final class Dispatcher {
     /** Sent to each shard and perhaps not in its heartbeat yet; in memory, rebuilt by new heartbeats after a restart. */
     private final Reservations reservations = new Reservations(30_000);
     private final SilenceWatch silence;
+    /** The held store grouped for the retry round; filled from the store at the first round. */
+    private final HeldQueue held = new HeldQueue();
+    private boolean heldLoaded;
 
     public Dispatcher(FrameworkSelector selector, DispatchStore store, DispatchOutbox out, long redispatchGraceMillis,
                       long blindAfterMillis) {
@@ -65,7 +68,7 @@ public final class Dispatcher {
     /** Held here: settled here. Dispatched: passed to its framework shard, or to all when unknown. */
     private void cancel(TaskReady request, long now) {
         if (store.held(request.getAttemptId()) != null) {
-            store.release(request.getAttemptId());
+            release(request.getAttemptId());
             emit(request, TaskEventType.CANCELLED, null, null, FailureClass.CANCELLED, "cancelled before it was dispatched", now);
             return;
         }
@@ -110,18 +113,44 @@ public final class Dispatcher {
         }
     }
 
+    /**
+     * Each group of equal held attempts ({@link HeldQueue}) is decided for its first member, in the
+     * leaving order across groups; a group whose member is held again waits for the next round
+     * (its other members are told only if the reason changed in words), one whose member left goes
+     * on with its next. A round costs a decision per group plus one per attempt that leaves.
+     */
     private void retryHeld(List<FrameworkHeartbeat> shards, long now) {
         if (!selector.anyQueueRoom(shards, currentReservations(shards, now), now)) return; // nothing could leave
-        List<HeldTask> waiting = new ArrayList<>(store.allHeld());
-        waiting.sort(Comparator.comparingInt((HeldTask h) -> -h.getReady().getPriority())
-                .thenComparingLong(HeldTask::getHeldSince));
-        Map<Requirement, Decision> heldThisRound = new HashMap<>();
-        for (HeldTask h : waiting) {
-            Requirement requirement = Requirement.of(h.getReady());
-            Decision known = heldThisRound.get(requirement);
-            Decision decision = known != null ? known : decide(h.getReady(), h, shards, now);
-            if (known != null) settle(h.getReady(), h, known, now);
-            else if (decision instanceof Decision.Hold) heldThisRound.put(requirement, decision);
+        if (!heldLoaded) {
+            store.heldTasks().forEach(held::add);
+            heldLoaded = true;
+        }
+        PriorityQueue<HeldQueue.Entry> heads = held.heads();
+        while (!heads.isEmpty()) {
+            HeldQueue.Entry head = heads.poll();
+            HeldTask task = store.held(head.attemptId());
+            if (task == null) { // not in the store: nothing to decide (the store is the truth)
+                HeldQueue.Entry next = held.after(head);
+                held.remove(head.attemptId());
+                if (next != null) heads.add(next);
+                continue;
+            }
+            Decision decision = decide(task.getReady(), task, shards, now);
+            if (decision instanceof Decision.Hold hold) {
+                tellTheRest(head.group(), hold, now);
+                continue;
+            }
+            HeldQueue.Entry next = held.after(head);
+            if (next != null) heads.add(next);
+        }
+    }
+
+    /** The group's other members are held for the same reason; those told another one in words hear it. */
+    private void tellTheRest(Requirement group, Decision.Hold hold, long now) {
+        if (held.allTold(group, hold.reason())) return;
+        for (String attemptId : held.notTold(group, hold.reason())) {
+            HeldTask other = store.held(attemptId);
+            if (other != null) settle(other.getReady(), other, hold, now);
         }
     }
 
@@ -133,23 +162,33 @@ public final class Dispatcher {
 
     private void settle(TaskReady ready, HeldTask previouslyHeld, Decision decision, long now) {
         if (decision instanceof Decision.Dispatch d) {
-            if (previouslyHeld != null) store.release(ready.getAttemptId());
+            if (previouslyHeld != null) release(ready.getAttemptId());
             reservations.sent(FrameworkSelector.key(d.frameworkId(), d.shard()), ready.getAttemptId(), ready.getTask().getResources(), now);
             store.sent(ready.getAttemptId(), dispatch(ready, d.frameworkId(), d.shard(), now));
             out.counted("dispatched");
             emit(ready, TaskEventType.DISPATCHED, d.frameworkId(), d.shard(), null, null, now);
         } else if (decision instanceof Decision.Hold h) {
             if (previouslyHeld == null || !HoldReasons.sameInWords(previouslyHeld.getReason(), h.reason())) {
-                store.hold(ready.getAttemptId(), HeldTask.newBuilder().setReady(ready).setReason(h.reason())
+                hold(ready.getAttemptId(), HeldTask.newBuilder().setReady(ready).setReason(h.reason())
                         .setHeldSince(previouslyHeld == null ? now : previouslyHeld.getHeldSince()).build());
                 emit(ready, TaskEventType.HELD, null, null, null, h.reason(), now);
                 out.counted("held");
             }
         } else if (decision instanceof Decision.Fail f) {
-            if (previouslyHeld != null) store.release(ready.getAttemptId());
+            if (previouslyHeld != null) release(ready.getAttemptId());
             out.counted("unschedulable");
             emit(ready, TaskEventType.FAILED, null, null, FailureClass.UNSCHEDULABLE, "no framework can ever run it: " + f.reason(), now);
         }
+    }
+
+    private void hold(String attemptId, HeldTask task) {
+        store.hold(attemptId, task);
+        held.add(attemptId, task);
+    }
+
+    private void release(String attemptId) {
+        store.release(attemptId);
+        held.remove(attemptId);
     }
 
     private TaskDispatch dispatch(TaskReady ready, String frameworkId, int shard, long now) {

@@ -1,11 +1,13 @@
 package io.flash.dispatcher.core;
 
 import io.flash.common.state.MemoryTable;
+import io.flash.common.state.Table;
 import io.flash.dispatcher.core.selection.FrameworkSelector;
 import io.flash.schema.*;
 import org.junit.jupiter.api.Test;
 
 import java.util.*;
+import java.util.function.BiConsumer;
 
 import static io.flash.common.testing.Samples.*;
 import static org.junit.jupiter.api.Assertions.*;
@@ -129,5 +131,74 @@ class DispatcherTest {
         for (long now = 2_000; now <= 60_000; now += 1_000) dispatcher.round(now);
         assertFalse(memory.types().contains(TaskEventType.LOST));
         assertEquals(1, memory.inflight.size());
+    }
+
+    /** Counts the held attempts read from the store, one by one or all at once. */
+    private int heldReads;
+
+    private DispatchStore countingReads(Memory m) {
+        Table<HeldTask> held = new Table<>() {
+            @Override public HeldTask get(String key) { heldReads++; return m.held.get(key); }
+            @Override public void put(String key, HeldTask value) { m.held.put(key, value); }
+            @Override public void delete(String key) { m.held.delete(key); }
+            @Override public void forEach(BiConsumer<String, HeldTask> action) {
+                m.held.forEach((key, value) -> {
+                    heldReads++;
+                    action.accept(key, value);
+                });
+            }
+        };
+        return new DispatchStore() {
+            @Override public Table<FrameworkHeartbeat> frameworks() { return m.shards; }
+            @Override public Table<HeldTask> heldTasks() { return held; }
+            @Override public Table<TaskDispatch> inflightTasks() { return m.inflight; }
+        };
+    }
+
+    private static TaskDefinition forHpc(String name, double cpu) {
+        TaskDefinition t = task(name);
+        t.setFramework("hpc");
+        t.getResources().setCpu(cpu);
+        return t;
+    }
+
+    private long heldEventsAt(long at) {
+        return memory.events.stream().filter(e -> e.getType() == TaskEventType.HELD && e.getAt() == at).count();
+    }
+
+    @Test
+    void aRoundOverManyEqualHeldAttemptsDecidesOncePerGroupAndSendsThemInPriorityOrder() {
+        Dispatcher d = new Dispatcher(new FrameworkSelector(15_000), countingReads(memory), memory, 10_000, 5_000);
+        memory.heartbeat(framework("ecs", 0, 4, 4096 * MIB, 1_000)); // room, but not the framework they ask for
+        for (int i = 0; i < 1_000; i++) d.onReady(ready("j", forHpc("s" + i, 0.5), 1), 1_000);
+        d.onReady(TaskReady.newBuilder(ready("k", forHpc("urgent", 1), 1)).setPriority(5).build(), 1_000);
+        assertEquals(1_001, memory.held.size());
+
+        d.round(1_500); // the first round after a start reads them all, once
+        memory.heartbeat(framework("ecs", 0, 4, 4096 * MIB, 2_000));
+        heldReads = 0;
+        d.round(2_000);
+        assertEquals(2, heldReads, "one read per group of equal attempts");
+        assertEquals(0, heldEventsAt(2_000), "the same reason is not told again");
+
+        memory.heartbeat(framework("ecs", 0, 4, 4096 * MIB, 3_000));
+        FrameworkHeartbeat hpc = framework("hpc", 0, 4, 4096 * MIB, 3_000);
+        hpc.setAcceptLimit(3);
+        memory.heartbeat(hpc);
+        d.round(3_000);
+        assertEquals(List.of("k.urgent.1", "j.s0.1", "j.s1.1"), memory.dispatched.stream().map(t -> t.getReady().getAttemptId()).toList(),
+                "priority first, then the longest held, up to hpc's queue room");
+        assertEquals(998, memory.held.size());
+        assertEquals(998, heldEventsAt(3_000), "a new reason in words reaches each one still held, once");
+
+        memory.heartbeat(framework("ecs", 0, 4, 4096 * MIB, 4_000));
+        FrameworkHeartbeat full = framework("hpc", 0, 4, 4096 * MIB, 4_000);
+        full.setAcceptLimit(3);
+        full.setQueued(3);
+        memory.heartbeat(full);
+        heldReads = 0;
+        d.round(4_000);
+        assertEquals(1, heldReads, "one group left, still held for the same reason in words");
+        assertEquals(0, heldEventsAt(4_000));
     }
 }
