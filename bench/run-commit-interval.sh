@@ -16,6 +16,6 @@ for ms in $INTERVALS; do
   # MicroProfile Config reads kafka-streams.commit.interval.ms from this variable (environment, ordinal 300).
   KAFKA_STREAMS_COMMIT_INTERVAL_MS="$ms" bench/run-control-plane.sh "$TASKS" "$SHAPE" 50 2>&1 \
     | grep -v "load: submitted" | sed -n '/^50 simulated nodes/,$p'
-  tail -n +2 bench/target/control-plane.csv | tail -2 | sed "s/^/commit ${ms} ms,/" >> "$CSV"
+  tail -2 bench/target/control-plane.csv | sed "s/^/commit ${ms} ms,/" >> "$CSV"
 done
 echo "csv: $CSV (commit interval, then bench/target/control-plane.csv's columns)"

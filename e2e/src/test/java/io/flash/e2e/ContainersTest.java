@@ -18,7 +18,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.*;
-import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 
 import static io.flash.e2e.FoundationTest.job;
@@ -56,22 +55,6 @@ class ContainersTest {
         readyMillis.put(name, (System.nanoTime() - t0) / 1_000_000);
     }
 
-    /** The services wait for nothing but the broker and the registry: they start side by side, each timed on its own. */
-    private void startTogether(Map<String, GenericContainer<?>> services) {
-        services.forEach((name, c) -> {
-            started.add(c);
-            readyMillis.put(name, -1L); // keeps readyMillis's names in the order of started
-        });
-        List<CompletableFuture<Void>> starts = services.entrySet().stream().map(e -> CompletableFuture.runAsync(() -> {
-            long t0 = System.nanoTime();
-            e.getValue().start();
-            synchronized (readyMillis) {
-                readyMillis.put(e.getKey(), (System.nanoTime() - t0) / 1_000_000);
-            }
-        })).toList();
-        CompletableFuture.allOf(starts.toArray(CompletableFuture[]::new)).join();
-    }
-
     private GenericContainer<?> service(String name, int port) {
         return container(name, name).withEnv("FLASH_BOOTSTRAP_SERVERS", "kafka:9092").withEnv("FLASH_REGISTRY_URL", "http://registry:8081")
                 .withExposedPorts(port).waitingFor(Wait.forHttp("/q/health/ready").forPort(port).withStartupTimeout(Duration.ofMinutes(3)));
@@ -90,11 +73,10 @@ class ContainersTest {
                 .waitingFor(Wait.forLogMessage(".*Kafka Server started.*", 1).withStartupTimeout(Duration.ofMinutes(2))));
         start("registry", publish(container("registry", "registry"), REGISTRY_HOST_PORT, 8081)
                 .waitingFor(Wait.forHealthcheck().withStartupTimeout(Duration.ofMinutes(3)))); // the image's own health check
-        Map<String, GenericContainer<?>> services = new LinkedHashMap<>();
-        services.put("ingest", service("ingest", 8090));
-        services.put("dag-planner", service("dag-planner", 8091));
-        services.put("dispatcher", service("dispatcher", 8092));
-        services.put("framework-ecs", service("framework-ecs", 8093));
+        start("ingest", service("ingest", 8090));
+        start("dag-planner", service("dag-planner", 8091));
+        start("dispatcher", service("dispatcher", 8092));
+        start("framework-ecs", service("framework-ecs", 8093));
         // The executor's containers are siblings on the host engine: the work root has the same path on both sides.
         workRoot = Files.createTempDirectory("flash-containers-work");
         Files.setPosixFilePermissions(workRoot, PosixFilePermissions.fromString("rwxrwxrwx"));
@@ -106,8 +88,7 @@ class ContainersTest {
                 .withFileSystemBind("/sys/fs/cgroup", "/sys/fs/cgroup", BindMode.READ_ONLY)
                 .withFileSystemBind(workRoot.toString(), workRoot.toString(), BindMode.READ_WRITE)
                 .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withGroupAdd(List.of(dockerGroup)));
-        services.put("executor", executor);
-        startTogether(services);
+        start("executor", executor);
         System.out.println("container start to ready (ms): " + readyMillis);
     }
 
