@@ -11,6 +11,10 @@ public interface ShardMetrics {
     default void placed(long dispatchedAt, long now) {
     }
 
+    /** A waiting attempt tried for placement (what a scheduling pass costs). */
+    default void tried() {
+    }
+
     /** An attempt stopped for higher-priority work. */
     default void preempted() {
     }

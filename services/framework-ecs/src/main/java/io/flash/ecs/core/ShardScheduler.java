@@ -1,6 +1,7 @@
 package io.flash.ecs.core;
 
 import io.flash.common.cost.Costs;
+import io.flash.common.events.HoldReasons;
 import io.flash.common.framework.CatchUp;
 import io.flash.common.framework.FrameworkEvents;
 import io.flash.common.framework.FrameworkHeartbeats;
@@ -12,6 +13,7 @@ import io.flash.ecs.core.preemption.PreemptionBudget;
 import io.flash.ecs.core.preemption.Preemptor;
 import io.flash.ecs.core.queue.FairShare;
 import io.flash.ecs.core.queue.Holdings;
+import io.flash.ecs.core.queue.WaitingLines;
 import io.flash.schema.*;
 import java.util.*;
 
@@ -46,6 +48,8 @@ public final class ShardScheduler {
     private boolean queueSettled;
     /** Requirements found to fit nowhere since the last full pass began, with the reason (valid while settled). */
     private final Map<Requirement, String> fitsNowhere = new HashMap<>();
+    /** Counts the changes to the nodes that can change why an attempt waits (one came, went or changed). */
+    private long nodesVersion;
     /** The shard's capacity at the last full pass (for quotas between passes). */
     private Capacity shardTotal = Resources.zero();
 
@@ -92,7 +96,10 @@ public final class ShardScheduler {
 
     public void onNodeHeartbeat(NodeHeartbeat heartbeat, long now) {
         noticeReturn(now);
-        if (onHeartbeat(heartbeat, now)) schedule(now);
+        if (onHeartbeat(heartbeat, now)) {
+            nodesVersion++;
+            schedule(now);
+        }
     }
 
     /** What a node reports of an attempt it runs. */
@@ -104,12 +111,15 @@ public final class ShardScheduler {
     /** The shard's clock: judge the nodes, place what fits, tell the dispatcher what the shard has. */
     public void tick(long now) {
         noticeAbsence(now);
-        liveness.declareSilentNodesLost(now, metrics::nodeLost).forEach(outbox::event);
+        liveness.declareSilentNodesLost(now, () -> {
+            metrics.nodeLost();
+            nodesVersion++;
+        }).forEach(outbox::event);
         schedule(now);
-        Collection<TaskDispatch> queue = state.queue();
-        List<String> queueHead = queue.isEmpty() ? List.of()
-                : new FairShare(shardTotal, state.holdings().byOwner()).placementOrder(queue, FrameworkHeartbeats.QUEUE_HEAD);
-        outbox.heartbeat(ShardHeartbeat.of(settings, shard, state.nodes(), queue, queueHead, now));
+        WaitingLines waiting = state.waiting();
+        List<String> queueHead = waiting.isEmpty() ? List.of()
+                : new FairShare(shardTotal, state.holdings().byOwner()).placementOrder(waiting, FrameworkHeartbeats.QUEUE_HEAD);
+        outbox.heartbeat(ShardHeartbeat.of(settings, shard, state.nodes(), waiting.all(), queueHead, now));
     }
 
     /** A record read before the first tick back from an absence ends it first. */
@@ -215,11 +225,15 @@ public final class ShardScheduler {
         catchUp.ticked(now);
     }
 
-    /** A full pass: every queued attempt in fair-share order. */
+    /**
+     * A full pass: every queued attempt in fair-share order, except that a group of equal attempts
+     * that fits nowhere is passed over whole — one failed placement per group and pass, however many
+     * attempts wait in it.
+     */
     private void schedule(long now) {
         queueSettled = false;
         fitsNowhere.clear();
-        if (state.queue().isEmpty() || catchUp.holding()) return;
+        if (state.waiting().isEmpty() || catchUp.holding()) return;
         Collection<NodeRecord> nodes = state.nodes();
         Capacity total = Resources.zero();
         Capacity largestFree = Resources.zero();
@@ -231,21 +245,38 @@ public final class ShardScheduler {
         shardTotal = total;
         Holdings holdings = state.holdings();
         FairShare fairShare = new FairShare(shardTotal, holdings.byOwner());
-        // The fairest candidate first; one that fits nowhere waits for the next round.
-        for (Iterator<TaskDispatch> order = fairShare.order(List.copyOf(state.queue())); order.hasNext(); ) {
-            TaskDispatch dispatch = order.next();
+        // The fairest candidate first; a group that fits nowhere waits for the next round.
+        for (FairShare.Pass pass = fairShare.pass(state.waiting()); pass.hasNext(); ) {
+            TaskDispatch dispatch = pass.next();
+            WaitingLines.Group group = pass.group();
             TaskReady ready = dispatch.getReady();
             Capacity need = ready.getTask().getResources();
             // Cheap test first: bigger than every node's free room in some dimension means no node
-            // fits; the full per-node explanation is worked out once, not on every pass.
-            boolean hopeless = !Resources.fits(need, largestFree) && holdNotices.told(ready.getAttemptId())
+            // fits; the full per-node explanation is worked out once per change to the nodes, not
+            // on every pass.
+            boolean hopeless = !Resources.fits(need, largestFree) && group.allTold(nodesVersion)
                     && settings.quotas().refusal(ready.getQueue(), need, holdings.ofQueue(ready.getQueue()), shardTotal) == null;
             if (hopeless && !(preemptionBudget.enabled() && holdings.anyBelow(ready.getPriority()))) {
+                pass.skipGroup();
                 continue;
             }
-            if (tryPlace(dispatch, holdings, nodes, now)) fairShare.placed(ready.getOwner(), need);
+            if (tryPlace(dispatch, holdings, nodes, now)) {
+                fairShare.placed(ready.getOwner(), need);
+            } else if (fitsNowhere.containsKey(group.requirement())) {
+                tell(group, fitsNowhere.get(group.requirement()), now);
+                pass.skipGroup();
+            }
         }
         queueSettled = true; // placements only took room: what is still queued does not fit
+    }
+
+    /** Tells a group that fits nowhere why: every member when the reason is news, else those that joined since. */
+    private void tell(WaitingLines.Group group, String reason, long now) {
+        boolean news = group.toldReason() == null || !HoldReasons.sameInWords(group.toldReason(), reason);
+        List<TaskDispatch> members = news ? List.copyOf(group.members())
+                : group.untold().stream().map(state::queued).toList();
+        members.forEach(member -> hold(member.getReady(), reason, now));
+        group.told(reason, nodesVersion);
     }
 
     /** A newly queued attempt while the rest of the queue is known not to fit. */
@@ -256,6 +287,7 @@ public final class ShardScheduler {
 
     /** @return whether the attempt was placed; if not, it waits with a HELD reason */
     private boolean tryPlace(TaskDispatch dispatch, Holdings holdings, Collection<NodeRecord> nodes, long now) {
+        metrics.tried();
         TaskReady ready = dispatch.getReady();
         Capacity need = ready.getTask().getResources();
         // Placements only take room, so an attempt equal to one that fit nowhere cannot fit either.
@@ -281,7 +313,11 @@ public final class ShardScheduler {
 
     /** Tells the planner why the attempt waits, once per distinct reason. */
     private void hold(TaskReady ready, String reason, long now) {
-        if (holdNotices.due(ready.getAttemptId(), reason)) outbox.event(events.held(ready, reason, now));
+        if (!holdNotices.due(ready.getAttemptId(), reason)) return;
+        outbox.event(events.held(ready, reason, now));
+        WaitingLines.Group group = state.waiting().groupOf(ready.getAttemptId());
+        // Told apart from its group (a preemption under way): its group's next reason is news to it.
+        if (group != null && !HoldReasons.sameInWords(group.toldReason(), reason)) group.toldApart(ready.getAttemptId());
     }
 
     private void place(TaskDispatch dispatch, NodeRecord node, long now) {

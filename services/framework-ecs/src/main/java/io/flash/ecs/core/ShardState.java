@@ -3,6 +3,7 @@ package io.flash.ecs.core;
 import io.flash.ecs.core.placement.NodeIndex;
 import io.flash.common.resources.Resources;
 import io.flash.ecs.core.queue.Holdings;
+import io.flash.ecs.core.queue.WaitingLines;
 import io.flash.schema.*;
 import io.flash.common.framework.CatchUp;
 import io.flash.common.state.Table;
@@ -11,7 +12,7 @@ import java.util.*;
 
 /**
  * One shard's state: the {@link ShardStore} is the truth (changelogged, restored on takeover);
- * nodes, queue and holdings are also kept in memory, read once after (re)initialisation and then
+ * nodes, queue (as {@link WaitingLines}) and holdings are also kept in memory, read once after (re)initialisation and then
  * written through, so a scheduling pass never deserialises every node and queued attempt from RocksDB.
  */
 final class ShardState implements CatchUp.Persisted {
@@ -21,7 +22,7 @@ final class ShardState implements CatchUp.Persisted {
     private final Table<Placement> placementStore;
     private final Table<Long> clockStore;
     private final Map<String, NodeRecord> nodes = new TreeMap<>();
-    private final Map<String, TaskDispatch> queue = new LinkedHashMap<>(); // arrival order breaks ties
+    private final WaitingLines waiting = new WaitingLines();
     private final Holdings holdings = new Holdings();
     private final NodeIndex index = new NodeIndex();
 
@@ -34,7 +35,7 @@ final class ShardState implements CatchUp.Persisted {
             nodes.put(id, node);
             index.put(node);
         });
-        queueStore.forEach(queue::put);
+        queueStore.forEach((id, dispatch) -> waiting.add(dispatch));
         placementStore.forEach((id, placement) -> holdings.add(held(placement)));
     }
 
@@ -60,20 +61,21 @@ final class ShardState implements CatchUp.Persisted {
     }
 
     TaskDispatch queued(String attemptId) {
-        return queue.get(attemptId);
+        return waiting.get(attemptId);
     }
 
-    Collection<TaskDispatch> queue() {
-        return queue.values();
+    /** The queue, in the lines fair share walks. */
+    WaitingLines waiting() {
+        return waiting;
     }
 
     void enqueue(TaskDispatch dispatch) {
-        queue.put(dispatch.getReady().getAttemptId(), dispatch);
+        waiting.add(dispatch);
         queueStore.put(dispatch.getReady().getAttemptId(), dispatch);
     }
 
     void dequeue(String attemptId) {
-        queue.remove(attemptId);
+        waiting.remove(attemptId);
         queueStore.delete(attemptId);
     }
 

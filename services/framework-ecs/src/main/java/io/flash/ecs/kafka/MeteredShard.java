@@ -11,6 +11,7 @@ import java.time.Duration;
 final class MeteredShard implements ShardMetrics {
 
     private final Counter placements;
+    private final Counter tries;
     private final Counter preemptions;
     private final Counter nodesLost;
     private final Timer placementLatency;
@@ -18,6 +19,8 @@ final class MeteredShard implements ShardMetrics {
     MeteredShard(MeterRegistry meters, String frameworkId) {
         placements = Counter.builder("flash.framework.placements").tag("framework", frameworkId)
                 .description("attempts placed on a node").register(meters);
+        tries = Counter.builder("flash.framework.placement.tries").tag("framework", frameworkId)
+                .description("waiting attempts tried for placement (placed or not): what scheduling passes cost").register(meters);
         preemptions = Counter.builder("flash.framework.preemptions").tag("framework", frameworkId)
                 .description("attempts stopped for higher-priority work").register(meters);
         nodesLost = Counter.builder("flash.framework.nodes.lost").tag("framework", frameworkId)
@@ -31,6 +34,11 @@ final class MeteredShard implements ShardMetrics {
     public void placed(long dispatchedAt, long now) {
         placements.increment();
         placementLatency.record(Duration.ofMillis(Math.max(0, now - dispatchedAt)));
+    }
+
+    @Override
+    public void tried() {
+        tries.increment();
     }
 
     @Override

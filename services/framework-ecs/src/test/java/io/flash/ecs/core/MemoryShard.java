@@ -24,10 +24,16 @@ final class MemoryShard implements ShardStore, ShardOutbox {
     final List<FrameworkHeartbeat> heartbeats = new ArrayList<>();
     private final List<String> markers = new ArrayList<>();
     private final ShardScheduler scheduler;
+    /** Waiting attempts tried for placement so far: what the scheduling passes cost. */
+    long tries;
 
     MemoryShard(ShardSettings settings) {
-        scheduler = new ShardScheduler(settings, new BinPacker(), ShardMetrics.NONE,
-                0, this, this, now);
+        scheduler = new ShardScheduler(settings, new BinPacker(), new ShardMetrics() {
+            @Override
+            public void tried() {
+                tries++;
+            }
+        }, 0, this, this, now);
     }
 
     void dispatch(TaskDispatch dispatch) {

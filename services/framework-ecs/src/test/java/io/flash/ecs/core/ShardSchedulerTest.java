@@ -93,6 +93,50 @@ class ShardSchedulerTest {
     }
 
     @Test
+    void aLargeGroupOfEqualWaitingAttemptsIsToldOnceEachAndPlacedInArrivalOrderAsRoomFrees() {
+        shard.heartbeat(node("n1", 1, 1024 * MIB, shard.now));
+        List<TaskReady> sent = new java.util.ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            sent.add(dispatch("j", "s" + i)); // 0.5 cpu each: two fit
+            shard.now++;
+        }
+        assertEquals(List.of(sent.get(0).getAttemptId(), sent.get(1).getAttemptId()),
+                shard.assignments().stream().map(Assignment::getAttemptId).toList());
+        var held = shard.events().stream().filter(e -> e.getType() == TaskEventType.HELD).toList();
+        assertEquals(sent.subList(2, 500).stream().map(TaskReady::getAttemptId).toList(),
+                held.stream().map(TaskEvent::getAttemptId).toList(), "each waiting attempt is told once");
+
+        for (int done = 0; done < 3; done++) {
+            long before = shard.tries;
+            shard.report(report(sent.get(done), AttemptState.SUCCEEDED, 0));
+            assertEquals(List.of(sent.get(done + 2).getAttemptId()),
+                    shard.assignments().stream().map(Assignment::getAttemptId).toList(), "first come, first served");
+            assertEquals(2, shard.tries - before, "a pass tries the one placed and the next, then passes over the group");
+        }
+        TaskReady late = dispatch("j", "late");
+        shard.runFor(3);
+        assertEquals(List.of(late.getAttemptId()), shard.events().stream().filter(e -> e.getType() == TaskEventType.HELD)
+                .map(TaskEvent::getAttemptId).toList(), "only the newcomer is told, once, however many passes follow");
+    }
+
+    @Test
+    void aUserWhoseHeadFitsNowhereStillBackfillsWithSmallerAttemptsWhileOthersTakeTurns() {
+        TaskReady big = dispatch("a", "big", 0, 2.0); // fits on no node here
+        shard.now++;
+        TaskReady aliceSmall = dispatch("a", "small", 0, 0.5);
+        shard.now++;
+        TaskReady bobSmall = ready("b", task("small"), 1);
+        bobSmall.setOwner("bob");
+        bobSmall.getTask().getResources().setCpu(0.5);
+        shard.dispatch(TaskDispatch.newBuilder().setFrameworkId("ecs").setShard(0).setReady(bobSmall).setDispatchedAt(shard.now).build());
+        shard.heartbeat(node("n1", 1, 1024 * MIB, shard.now)); // room for both small ones, in one pass
+        assertEquals(List.of(aliceSmall.getAttemptId(), bobSmall.getAttemptId()),
+                shard.assignments().stream().map(Assignment::getAttemptId).toList());
+        assertTrue(shard.events().stream().anyMatch(e -> e.getType() == TaskEventType.HELD
+                && e.getAttemptId().equals(big.getAttemptId()) && e.getReason().contains("too small in total")));
+    }
+
+    @Test
     void anAttemptThatMayUseSpotIsNotHeldBehindAnEqualOneThatMayNot() {
         NodeHeartbeat spot = node("n1", 1, 1024 * MIB, shard.now);
         spot.setSpot(true);

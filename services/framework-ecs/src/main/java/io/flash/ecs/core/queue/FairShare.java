@@ -1,5 +1,6 @@
 package io.flash.ecs.core.queue;
 
+import io.flash.ecs.core.placement.Requirement;
 import io.flash.schema.Capacity;
 import io.flash.schema.TaskDispatch;
 
@@ -41,37 +42,84 @@ public final class FairShare {
     /**
      * The waiting attempts in the order to try them, decided one at a time, so a {@link #placed}
      * between two steps moves that user back. O(users) per step: each user's attempts wait in their
-     * own first-come-first-served line.
+     * own first-come-first-served line (one per requirement, merged by arrival).
      */
-    public Iterator<TaskDispatch> order(Collection<TaskDispatch> waiting) {
-        TreeMap<Integer, Map<String, ArrayDeque<TaskDispatch>>> lines = new TreeMap<>(Comparator.reverseOrder());
-        List<TaskDispatch> sorted = new ArrayList<>(waiting);
-        sorted.sort(Comparator.comparingLong(TaskDispatch::getDispatchedAt));
-        for (TaskDispatch d : sorted) {
-            lines.computeIfAbsent(d.getReady().getPriority(), k -> new HashMap<>())
-                    .computeIfAbsent(d.getReady().getOwner(), k -> new ArrayDeque<>()).add(d);
-        }
-        return new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                lines.values().removeIf(Map::isEmpty);
-                return !lines.isEmpty();
-            }
+    public Pass pass(WaitingLines lines) {
+        return new Pass(lines);
+    }
 
-            @Override
-            public TaskDispatch next() {
-                if (!hasNext()) throw new NoSuchElementException();
-                Map<String, ArrayDeque<TaskDispatch>> top = lines.firstEntry().getValue();
-                String owner = top.entrySet().stream()
-                        .min(Comparator.comparingDouble((Map.Entry<String, ArrayDeque<TaskDispatch>> e) -> dominantShare(e.getKey()))
-                                .thenComparingLong(e -> e.getValue().peekFirst().getDispatchedAt()))
-                        .orElseThrow().getKey();
-                ArrayDeque<TaskDispatch> line = top.get(owner);
-                TaskDispatch next = line.pollFirst();
-                if (line.isEmpty()) top.remove(owner);
-                return next;
+    /** {@link #pass} over attempts not kept in lines (a fresh index of them). */
+    public Iterator<TaskDispatch> order(Collection<TaskDispatch> waiting) {
+        return pass(WaitingLines.of(waiting));
+    }
+
+    /**
+     * One walk over the lines. {@link #skipGroup} passes over the rest of the group the last attempt
+     * came from (they fit nowhere this pass either). The lines may lose the attempts already
+     * returned while the walk goes on (placed ones leave the queue); nothing may join them meanwhile.
+     */
+    public final class Pass implements Iterator<TaskDispatch> {
+
+        /** A group's place in this walk: the member to return next. */
+        private static final class Cursor {
+            final WaitingLines.Group group;
+            Map.Entry<WaitingLines.Arrival, TaskDispatch> head;
+
+            Cursor(WaitingLines.Group group) {
+                this.group = group;
+                this.head = group.members.firstEntry();
             }
-        };
+        }
+
+        private static final Comparator<Cursor> BY_ARRIVAL = Comparator.comparing(c -> c.head.getKey());
+
+        private final Iterator<Map<String, Map<Requirement, WaitingLines.Group>>> levels;
+        /** Each owner's groups at the current priority, the earliest head first. */
+        private final Map<String, PriorityQueue<Cursor>> owners = new HashMap<>();
+        private Cursor current;
+
+        private Pass(WaitingLines lines) {
+            levels = new ArrayList<>(lines.byPriority()).iterator();
+        }
+
+        @Override
+        public boolean hasNext() {
+            if (current != null) {
+                current.head = current.group.members.higherEntry(current.head.getKey());
+                if (current.head != null) owners.get(current.group.owner()).add(current);
+                current = null;
+            }
+            owners.values().removeIf(PriorityQueue::isEmpty);
+            while (owners.isEmpty() && levels.hasNext()) {
+                levels.next().forEach((owner, groups) -> {
+                    PriorityQueue<Cursor> line = new PriorityQueue<>(BY_ARRIVAL);
+                    groups.values().forEach(group -> line.add(new Cursor(group)));
+                    owners.put(owner, line);
+                });
+            }
+            return !owners.isEmpty();
+        }
+
+        @Override
+        public TaskDispatch next() {
+            if (!hasNext()) throw new NoSuchElementException();
+            PriorityQueue<Cursor> line = owners.entrySet().stream()
+                    .min(Comparator.comparingDouble((Map.Entry<String, PriorityQueue<Cursor>> e) -> dominantShare(e.getKey()))
+                            .thenComparing(e -> e.getValue().peek().head.getKey()))
+                    .orElseThrow().getValue();
+            current = line.poll();
+            return current.head.getValue();
+        }
+
+        /** The group the last attempt returned came from. */
+        public WaitingLines.Group group() {
+            return current.group;
+        }
+
+        /** Passes over the rest of the last attempt's group. */
+        public void skipGroup() {
+            current = null;
+        }
     }
 
     /**
@@ -79,11 +127,11 @@ public final class FairShare {
      * each in turn: {@link #order} with every pick counted as placed (so users alternate as they
      * would). What a waiting user is told as "position k"; an attempt too big for the room that
      * appears is passed over by smaller ones behind it, so a position is an order, not a promise.
-     * Counts the picks into this instance: use a fresh one.
+     * Counts the picks into this instance: use a fresh one. O(limit × users), whatever waits.
      */
-    public List<String> placementOrder(Collection<TaskDispatch> waiting, int limit) {
-        List<String> ids = new ArrayList<>(Math.min(limit, waiting.size()));
-        for (Iterator<TaskDispatch> it = order(waiting); it.hasNext() && ids.size() < limit; ) {
+    public List<String> placementOrder(WaitingLines lines, int limit) {
+        List<String> ids = new ArrayList<>(Math.min(limit, lines.size()));
+        for (Iterator<TaskDispatch> it = pass(lines); it.hasNext() && ids.size() < limit; ) {
             TaskDispatch next = it.next();
             ids.add(next.getReady().getAttemptId());
             placed(next.getReady().getOwner(), next.getReady().getTask().getResources());
@@ -91,7 +139,11 @@ public final class FairShare {
         return ids;
     }
 
-    /** The single next attempt to try (see {@link #order}). */
+    public List<String> placementOrder(Collection<TaskDispatch> waiting, int limit) {
+        return placementOrder(WaitingLines.of(waiting), limit);
+    }
+
+    /** The single next attempt to try (see {@link #pass}). */
     public Optional<TaskDispatch> next(Collection<TaskDispatch> waiting) {
         Iterator<TaskDispatch> it = order(waiting);
         return it.hasNext() ? Optional.of(it.next()) : Optional.empty();

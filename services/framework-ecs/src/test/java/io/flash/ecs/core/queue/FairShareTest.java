@@ -67,4 +67,38 @@ class FairShareTest {
         }
         assertEquals(Map.of("alice", 10, "bob", 10), placed);
     }
+
+    private static TaskDispatch sized(String owner, int n, double cpu, long at) {
+        TaskDispatch d = waiting(owner, n, 0, at);
+        d.getReady().getTask().setResources(new Capacity(cpu, 64 * MIB, 0L, 0));
+        return d;
+    }
+
+    @Test
+    void aUsersAttemptsOfDifferentSizesStillGoFirstComeFirstServed() {
+        TaskDispatch big1 = sized("alice", 1, 2.0, 1), small2 = sized("alice", 2, 0.5, 2), big3 = sized("alice", 3, 2.0, 3);
+        assertEquals(List.of(big1, small2, big3).stream().map(d -> d.getReady().getAttemptId()).toList(),
+                new FairShare(SHARD, Map.of()).placementOrder(List.of(big3, small2, big1), 10));
+    }
+
+    @Test
+    void skippingAGroupPassesOverItsRestButNotTheUsersOtherAttemptsNorOtherUsers() {
+        TaskDispatch big1 = sized("alice", 1, 2.0, 1), big2 = sized("alice", 2, 2.0, 2), small3 = sized("alice", 3, 0.5, 3);
+        TaskDispatch big4 = sized("alice", 4, 2.0, 4), bob5 = sized("bob", 5, 2.0, 5);
+        WaitingLines lines = WaitingLines.of(List.of(big1, big2, small3, big4, bob5));
+        FairShare share = new FairShare(SHARD, Map.of());
+        FairShare.Pass pass = share.pass(lines);
+        List<TaskDispatch> seen = new ArrayList<>();
+        while (pass.hasNext()) {
+            TaskDispatch next = pass.next();
+            seen.add(next);
+            if (next == big1) pass.skipGroup();                       // alice's 2-cpu attempts fit nowhere
+            else {
+                lines.remove(next.getReady().getAttemptId());        // placed: it leaves the queue mid-pass
+                share.placed(next.getReady().getOwner(), next.getReady().getTask().getResources());
+            }
+        }
+        assertEquals(List.of(big1, small3, bob5), seen, "alice's small one still backfills, then bob holds less than alice");
+        assertEquals(3, lines.size(), "the skipped group still waits whole");
+    }
 }
