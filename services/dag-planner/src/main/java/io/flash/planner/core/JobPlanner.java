@@ -1,6 +1,7 @@
 package io.flash.planner.core;
 
 import io.flash.common.resources.Resources;
+import io.flash.common.events.HoldReasons;
 import io.flash.common.ids.JobIds;
 import io.flash.schema.*;
 
@@ -89,10 +90,16 @@ public final class JobPlanner {
                 && (unit.getState() == TaskState.PLACED || unit.getState() == TaskState.RUNNING)) {
             return; // the dispatcher moved it before it read the placement: its shard stops it and reports the end
         }
+        // The job's record and status are written only when the event changes the job: a unit
+        // dispatched, placed or started (after the first) changes nothing a reader of the job sees.
+        boolean jobChanged = false;
         switch (event.getType()) {
             case HELD -> {
                 unit.setReason(event.getReason());
-                job.setMessage("task " + unit.getName() + " waits: " + event.getReason());
+                // One message for all the waiting shards of a task, news only when its words change.
+                String message = "task " + JobIds.taskName(job.getJobId(), unit.getTaskId()) + " waits: " + event.getReason();
+                jobChanged = !HoldReasons.sameInWords(job.getMessage(), message);
+                if (jobChanged) job.setMessage(message);
             }
             case DISPATCHED, QUEUED -> {
                 unit.setState(TaskState.DISPATCHED);
@@ -111,7 +118,10 @@ public final class JobPlanner {
                 if (event.getNodeId() != null) unit.setNodeId(event.getNodeId());
                 unit.setStartedAt(event.getAt());
                 AttemptCharges.started(unit, event);
-                if (job.getStartedAt() == null) job.setStartedAt(event.getAt());
+                if (job.getStartedAt() == null) {
+                    job.setStartedAt(event.getAt());
+                    jobChanged = true;
+                }
             }
             case SUCCEEDED -> {
                 AttemptCharges.ended(job, unit, event, null);
@@ -125,6 +135,7 @@ public final class JobPlanner {
         }
         store.putUnit(unit);
         out.unitStatus(unit);
+        if (!jobChanged) return;
         store.putJob(job);
         out.jobStatus(JobReports.status(job, now));
     }

@@ -81,6 +81,34 @@ class JobPlannerTest {
     }
 
     @Test
+    void theJobsStatusIsPublishedOnlyWhenTheJobChangesNotForEveryUnitsStep() {
+        planner.accept(job("j", scattered("s", 3, 1)), 1L);
+        List<TaskReady> shards = plan.drainReady();
+        int before = plan.statuses.size(), unitsBefore = plan.unitStatuses;
+        for (TaskReady shard : shards) {
+            planner.onEvent(event(shard, TaskEventType.DISPATCHED), 2L);
+            planner.onEvent(event(shard, TaskEventType.PLACED), 3L);
+        }
+        assertEquals(before, plan.statuses.size(), "dispatched and placed units change nothing the job's status says");
+        assertEquals(unitsBefore + 6, plan.unitStatuses, "each unit's own status still tells every step");
+
+        for (int i = 0; i < 2; i++) {
+            TaskEvent held = event(shards.get(i), TaskEventType.HELD);
+            held.setReason("ecs shard 0: " + (50 - i) + " nodes: " + (50 - i) + " lack free cpu");
+            planner.onEvent(held, 4L);
+        }
+        assertEquals(before + 1, plan.statuses.size(), "two shards waiting for the same reason in words: one message");
+        assertEquals("task s waits: ecs shard 0: 50 nodes: 50 lack free cpu", plan.statuses.get(before).getMessage());
+
+        for (TaskReady shard : shards) planner.onEvent(event(shard, TaskEventType.STARTED), 5L);
+        assertEquals(before + 2, plan.statuses.size(), "only the job's first start is news");
+        assertEquals(2_000L, plan.statuses.get(before + 1).getStartedAt());
+
+        planner.onEvent(ended(shards.get(0), TaskEventType.SUCCEEDED, null, 0), 6L);
+        assertEquals(1, plan.statuses.get(plan.statuses.size() - 1).getTasksSucceeded(), "a unit's end is news");
+    }
+
+    @Test
     void userFailureFailsTheJobWithExitCodeAndSkipsWhatIsLeft() {
         planner.accept(job("j", task("a"), task("b", "a")), 1L);
         planner.onEvent(ended(plan.drainReady().get(0), TaskEventType.FAILED, FailureClass.USER, 3), 2L);

@@ -15,6 +15,7 @@ final class MemoryPlan implements PlanStore, Outbox {
     final List<TaskReady> ready = new ArrayList<>();
     final List<DelayedAttempt> delayed = new ArrayList<>();
     final List<JobStatus> statuses = new ArrayList<>();
+    int unitStatuses;
     final List<JobResult> results = new ArrayList<>();
     final List<ResourceObservation> observations = new ArrayList<>();
     final Map<String, ResourceEstimate> estimates = new HashMap<>();
@@ -52,7 +53,7 @@ final class MemoryPlan implements PlanStore, Outbox {
     @Override public void observed(ResourceObservation o) { observations.add(o); }
     @Override public void ready(TaskReady r) { ready.add(r); }
     @Override public void later(DelayedAttempt attempt) { delayed.add(attempt); }
-    @Override public void unitStatus(TaskSummary unit) { }
+    @Override public void unitStatus(TaskSummary unit) { unitStatuses++; }
     @Override public void jobStatus(JobStatus status) { statuses.add(status); }
     @Override public void result(JobResult result) { results.add(result); }
 

@@ -167,6 +167,32 @@ class DispatcherTest {
     }
 
     @Test
+    void anAttemptLeavesTheInFlightStoreWithOneDeleteHoweverManyOfItsEventsLand() {
+        int[] deletes = {0};
+        Table<TaskDispatch> inflight = new Table<>() {
+            @Override public TaskDispatch get(String key) { return memory.inflight.get(key); }
+            @Override public void put(String key, TaskDispatch value) { memory.inflight.put(key, value); }
+            @Override public void delete(String key) { deletes[0]++; memory.inflight.delete(key); }
+            @Override public void forEach(BiConsumer<String, TaskDispatch> action) { memory.inflight.forEach(action); }
+        };
+        DispatchStore store = new DispatchStore() {
+            @Override public Table<FrameworkHeartbeat> frameworks() { return memory.shards; }
+            @Override public Table<HeldTask> heldTasks() { return memory.held; }
+            @Override public Table<TaskDispatch> inflightTasks() { return inflight; }
+        };
+        Dispatcher d = new Dispatcher(new FrameworkSelector(15_000), store, memory, 10_000, 5_000);
+        memory.heartbeat(framework("ecs", 0, 4, 4096 * MIB, 1_000));
+        TaskReady r = ready("j", task("a"), 1);
+        d.onReady(r, 1_000);
+        assertEquals(1, memory.inflight.size());
+        for (TaskEventType type : List.of(TaskEventType.PLACED, TaskEventType.STARTED, TaskEventType.SUCCEEDED)) {
+            d.onEvent(event(r, type));
+        }
+        assertTrue(memory.inflight.isEmpty());
+        assertEquals(1, deletes[0], "each delete is a changelog record: one per attempt, not one per event that lands");
+    }
+
+    @Test
     void aRoundOverManyEqualHeldAttemptsDecidesOncePerGroupAndSendsThemInPriorityOrder() {
         Dispatcher d = new Dispatcher(new FrameworkSelector(15_000), countingReads(memory), memory, 10_000, 5_000);
         memory.heartbeat(framework("ecs", 0, 4, 4096 * MIB, 1_000)); // room, but not the framework they ask for
