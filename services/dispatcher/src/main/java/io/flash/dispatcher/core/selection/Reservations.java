@@ -17,13 +17,16 @@ import java.util.*;
 public final class Reservations {
 
     private static final class Sent {
+        final String attemptId;
         final String shardKey;
         final long at;
         final double cpu;
         final long memoryBytes;
         long seenAt = Long.MAX_VALUE;
+        boolean dropped;
 
-        Sent(String shardKey, long at, double cpu, long memoryBytes) {
+        Sent(String attemptId, String shardKey, long at, double cpu, long memoryBytes) {
+            this.attemptId = attemptId;
             this.shardKey = shardKey;
             this.at = at;
             this.cpu = cpu;
@@ -31,8 +34,23 @@ public final class Reservations {
         }
     }
 
+    /**
+     * One shard's reservations with their running totals, so a decision reads the totals instead of
+     * summing every dispatch still counted (at 700 dispatches a second, the sum over each shard's
+     * last second of dispatches was a fifth of the dispatcher's CPU).
+     */
+    private static final class Shard {
+        /** In the order sent, so the oldest (the first to be forgotten) are at the front. */
+        final LinkedHashMap<String, Sent> bySending = new LinkedHashMap<>();
+        /** Acknowledged ones, the earliest acknowledgement first (the first a heartbeat covers). */
+        final PriorityQueue<Sent> acknowledged = new PriorityQueue<>(Comparator.comparingLong(s -> s.seenAt));
+        int count;
+        double cpu;
+        long memoryBytes;
+    }
+
     private final long forgetAfterMillis;
-    private final Map<String, Map<String, Sent>> byShard = new HashMap<>();
+    private final Map<String, Shard> byShard = new HashMap<>();
     private final Map<String, Sent> byAttempt = new HashMap<>();
 
     public Reservations(long forgetAfterMillis) {
@@ -40,37 +58,63 @@ public final class Reservations {
     }
 
     public void sent(String shardKey, String attemptId, Capacity resources, long at) {
-        Sent s = new Sent(shardKey, at, resources.getCpu(), resources.getMemoryBytes());
-        Sent previous = byAttempt.put(attemptId, s);
-        if (previous != null) byShard.get(previous.shardKey).remove(attemptId);
-        byShard.computeIfAbsent(shardKey, k -> new LinkedHashMap<>()).put(attemptId, s);
+        Sent previous = byAttempt.get(attemptId);
+        if (previous != null) drop(previous);
+        Sent s = new Sent(attemptId, shardKey, at, resources.getCpu(), resources.getMemoryBytes());
+        byAttempt.put(attemptId, s);
+        Shard shard = byShard.computeIfAbsent(shardKey, k -> new Shard());
+        shard.bySending.put(attemptId, s);
+        shard.count++;
+        shard.cpu += s.cpu;
+        shard.memoryBytes += s.memoryBytes;
     }
 
     /** The shard reported the attempt at {@code at}: heartbeats it sends from then on count it. */
     public void acknowledged(String attemptId, long at) {
         Sent s = byAttempt.get(attemptId);
-        if (s != null && at < s.seenAt) s.seenAt = at;
+        if (s == null || at >= s.seenAt) return;
+        PriorityQueue<Sent> acknowledged = byShard.get(s.shardKey).acknowledged;
+        if (s.seenAt != Long.MAX_VALUE) acknowledged.remove(s); // acknowledged again, earlier: rare
+        s.seenAt = at;
+        acknowledged.add(s);
     }
 
-    /** What counts against the shard's heartbeat sent at {@code heartbeatSentAt}, at {@code now}. */
+    /**
+     * What counts against the shard's heartbeat sent at {@code heartbeatSentAt}, at {@code now}.
+     * What that heartbeat covers, and what has waited past {@code forgetAfterMillis}, stops counting
+     * for good.
+     */
     public FrameworkSelector.Reservation since(String shardKey, long heartbeatSentAt, long now) {
-        Map<String, Sent> sent = byShard.get(shardKey);
-        if (sent == null) return FrameworkSelector.Reservation.NONE;
-        int count = 0;
-        double cpu = 0;
-        long memory = 0;
-        for (Iterator<Map.Entry<String, Sent>> it = sent.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<String, Sent> e = it.next();
-            Sent s = e.getValue();
-            if (s.seenAt <= heartbeatSentAt || now - s.at > forgetAfterMillis) {
-                it.remove();
-                byAttempt.remove(e.getKey());
-                continue;
-            }
-            count++;
-            cpu += s.cpu;
-            memory += s.memoryBytes;
+        Shard shard = byShard.get(shardKey);
+        if (shard == null) return FrameworkSelector.Reservation.NONE;
+        while (!shard.acknowledged.isEmpty() && shard.acknowledged.peek().seenAt <= heartbeatSentAt) {
+            drop(shard.acknowledged.poll());
         }
-        return new FrameworkSelector.Reservation(count, cpu, memory);
+        for (Iterator<Sent> oldest = shard.bySending.values().iterator(); oldest.hasNext(); ) {
+            Sent s = oldest.next();
+            if (now - s.at <= forgetAfterMillis) break;
+            oldest.remove();
+            drop(s);
+        }
+        if (shard.count == 0) {
+            byShard.remove(shardKey);
+            return FrameworkSelector.Reservation.NONE;
+        }
+        return new FrameworkSelector.Reservation(shard.count, shard.cpu, shard.memoryBytes);
+    }
+
+    private void drop(Sent s) {
+        if (s.dropped) return;
+        s.dropped = true;
+        byAttempt.remove(s.attemptId, s);
+        Shard shard = byShard.get(s.shardKey);
+        shard.bySending.remove(s.attemptId, s);
+        shard.count--;
+        shard.cpu -= s.cpu;
+        shard.memoryBytes -= s.memoryBytes;
+        if (shard.count == 0) { // no float left over from adding and taking away
+            shard.cpu = 0;
+            shard.memoryBytes = 0;
+        }
     }
 }

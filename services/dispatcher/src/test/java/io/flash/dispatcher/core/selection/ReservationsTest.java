@@ -3,6 +3,10 @@ package io.flash.dispatcher.core.selection;
 import io.flash.schema.Capacity;
 import org.junit.jupiter.api.Test;
 
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+
 import static io.flash.common.testing.Samples.MIB;
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -42,5 +46,49 @@ class ReservationsTest {
         reservations.sent("ecs/1", "a", one, 2_000);
         assertEquals(FrameworkSelector.Reservation.NONE, reservations.since("ecs/0", 1_500, 2_000));
         assertEquals(1, reservations.since("ecs/1", 1_500, 2_000).count());
+    }
+
+    /** The rule stated plainly, summed afresh at every question: what the running totals must agree with. */
+    private static final class Summed {
+        record Sent(String shard, long at, long seenAt) {
+        }
+
+        final Map<String, Sent> byAttempt = new HashMap<>();
+
+        FrameworkSelector.Reservation since(String shard, long heartbeatSentAt, long now) {
+            byAttempt.values().removeIf(s -> s.shard.equals(shard) && (s.seenAt <= heartbeatSentAt || now - s.at > 30_000));
+            int count = (int) byAttempt.values().stream().filter(s -> s.shard.equals(shard)).count();
+            return count == 0 ? FrameworkSelector.Reservation.NONE : new FrameworkSelector.Reservation(count, count * 1.0, count * 64 * MIB);
+        }
+    }
+
+    @Test
+    void theRunningTotalsAgreeWithSummingEveryReservationThroughTenThousandRandomSteps() {
+        Reservations reservations = new Reservations(30_000);
+        Summed summed = new Summed();
+        Random random = new Random(32);
+        Map<String, Long> heartbeats = new HashMap<>();
+        long now = 0;
+        for (int step = 0; step < 10_000; step++) {
+            now += random.nextInt(40);
+            String shard = "ecs/" + random.nextInt(3);
+            String attempt = "a" + random.nextInt(400);
+            switch (random.nextInt(4)) {
+                case 0 -> {
+                    reservations.sent(shard, attempt, one, now);
+                    summed.byAttempt.put(attempt, new Summed.Sent(shard, now, Long.MAX_VALUE));
+                }
+                case 1 -> {
+                    long at = now - random.nextInt(500);
+                    reservations.acknowledged(attempt, at);
+                    summed.byAttempt.computeIfPresent(attempt, (k, s) -> at < s.seenAt() ? new Summed.Sent(s.shard(), s.at(), at) : s);
+                }
+                case 2 -> heartbeats.put(shard, now - random.nextInt(1_000));
+                default -> {
+                    long sentAt = heartbeats.getOrDefault(shard, 0L);
+                    assertEquals(summed.since(shard, sentAt, now), reservations.since(shard, sentAt, now), "step " + step);
+                }
+            }
+        }
     }
 }
