@@ -2,6 +2,7 @@ package io.flash.bench;
 
 import io.flash.common.ids.JobIds;
 import io.flash.common.serde.RegistryValueSerdes;
+import io.flash.common.streams.WaitForRegistry;
 import io.flash.common.topics.FlashTopics;
 import io.flash.schema.*;
 import java.io.PrintWriter;
@@ -128,8 +129,9 @@ public final class ControlPlane {
         this.topics = topics;
         this.scatter = scatter;
         this.submissions = topics.jobsSubmitted.valueSerde().serializer();
-        this.events = topics.tasksEvents.valueSerde().deserializer();
-        this.results = topics.jobsResults.valueSerde().deserializer();
+        // The registry, starting beside five services on two cores, once took more than 10 s to answer.
+        this.events = new WaitForRegistry<>(topics.tasksEvents.valueSerde().deserializer());
+        this.results = new WaitForRegistry<>(topics.jobsResults.valueSerde().deserializer());
     }
 
     private JobSubmission job(String name, int units) {

@@ -114,6 +114,7 @@ public final class JobPlanner {
                 AttemptCharges.placed(unit, event);
             }
             case STARTED -> {
+                if (unit.getState() == TaskState.RUNNING) return; // the same start told again: its first time stands
                 unit.setState(TaskState.RUNNING);
                 if (event.getNodeId() != null) unit.setNodeId(event.getNodeId());
                 unit.setStartedAt(event.getAt());

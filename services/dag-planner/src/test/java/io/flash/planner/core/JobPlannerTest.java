@@ -102,6 +102,12 @@ class JobPlannerTest {
 
         for (TaskReady shard : shards) planner.onEvent(event(shard, TaskEventType.STARTED), 5L);
         assertEquals(before + 2, plan.statuses.size(), "only the job's first start is news");
+        int unitsRunning = plan.unitStatuses;
+        TaskEvent again = event(shards.get(0), TaskEventType.STARTED);
+        again.setAt(9_000L);
+        planner.onEvent(again, 9L);
+        assertEquals(unitsRunning, plan.unitStatuses, "a start told again (a restarted shard may) changes nothing");
+        assertEquals(2_000L, plan.unit(shards.get(0).getTaskId()).getStartedAt(), "the first start stands, for the charge too");
         assertEquals(2_000L, plan.statuses.get(before + 1).getStartedAt());
 
         planner.onEvent(ended(shards.get(0), TaskEventType.SUCCEEDED, null, 0), 6L);

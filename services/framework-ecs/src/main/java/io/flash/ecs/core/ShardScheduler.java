@@ -200,7 +200,7 @@ public final class ShardScheduler {
         TaskReady ready = placement.getDispatch().getReady();
         TaskEvent out = events.reported(ready, placement.getNodeId(), event, placement.getFencedAt(), placement.getPreemptedBy());
         if (event.getState() == AttemptState.STARTED) {
-            if (placement.getStarted()) return false;
+            if (state.started(placement.getAttemptId())) return false;
             state.markStarted(placement);
             outbox.event(out);
             return false;

@@ -24,6 +24,7 @@ final class ShardState implements CatchUp.Persisted {
     private final Map<String, NodeRecord> nodes = new TreeMap<>();
     private final WaitingLines waiting = new WaitingLines();
     private final Holdings holdings = new Holdings();
+    private final Set<String> started = new HashSet<>();
     private final NodeIndex index = new NodeIndex();
 
     ShardState(ShardStore store) {
@@ -99,12 +100,21 @@ final class ShardState implements CatchUp.Persisted {
         placementStore.put(placement.getAttemptId(), placement);
     }
 
+    /**
+     * Kept in memory only, not written to the placement: it stops a repeated STARTED report from
+     * becoming a second task event, which a restarted shard may let through once (the planner
+     * takes a start of a running unit as the same start) — a changelog record per attempt saved.
+     */
     void markStarted(Placement placement) {
-        placement.setStarted(true);
-        placementStore.put(placement.getAttemptId(), placement);
+        started.add(placement.getAttemptId());
+    }
+
+    boolean started(String attemptId) {
+        return started.contains(attemptId);
     }
 
     void unplace(String attemptId) {
+        started.remove(attemptId);
         placementStore.delete(attemptId);
         holdings.remove(attemptId);
     }

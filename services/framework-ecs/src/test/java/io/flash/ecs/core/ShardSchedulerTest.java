@@ -120,6 +120,19 @@ class ShardSchedulerTest {
     }
 
     @Test
+    void aStartReportedTwiceIsOneTaskEventAndWritesNothingToThePlacement() {
+        shard.heartbeat(node("n1", 1, 1024 * MIB, shard.now));
+        TaskReady r = dispatch("j", "a");
+        shard.assignments();
+        shard.events();
+        Placement placed = Placement.newBuilder(shard.placements().get(r.getAttemptId())).build(); // a copy, as written
+        shard.report(report(r, AttemptState.STARTED, null));
+        shard.report(report(r, AttemptState.STARTED, null));
+        assertEquals(List.of(TaskEventType.STARTED), shard.events().stream().map(TaskEvent::getType).toList());
+        assertEquals(placed, shard.placements().get(r.getAttemptId()), "no store write for a start");
+    }
+
+    @Test
     void aUserWhoseHeadFitsNowhereStillBackfillsWithSmallerAttemptsWhileOthersTakeTurns() {
         TaskReady big = dispatch("a", "big", 0, 2.0); // fits on no node here
         shard.now++;
