@@ -48,11 +48,6 @@ public final class FairShare {
         return new Pass(lines);
     }
 
-    /** {@link #pass} over attempts not kept in lines (a fresh index of them). */
-    public Iterator<TaskDispatch> order(Collection<TaskDispatch> waiting) {
-        return pass(WaitingLines.of(waiting));
-    }
-
     /**
      * One walk over the lines. {@link #skipGroup} passes over the rest of the group the last attempt
      * came from (they fit nowhere this pass either). The lines may lose the attempts already
@@ -124,7 +119,7 @@ public final class FairShare {
 
     /**
      * The first {@code limit} attempt ids in the order they would be placed if room appeared for
-     * each in turn: {@link #order} with every pick counted as placed (so users alternate as they
+     * each in turn: {@link #pass} with every pick counted as placed (so users alternate as they
      * would). What a waiting user is told as "position k"; an attempt too big for the room that
      * appears is passed over by smaller ones behind it, so a position is an order, not a promise.
      * Counts the picks into this instance: use a fresh one. O(limit × users), whatever waits.
@@ -139,13 +134,9 @@ public final class FairShare {
         return ids;
     }
 
-    public List<String> placementOrder(Collection<TaskDispatch> waiting, int limit) {
-        return placementOrder(WaitingLines.of(waiting), limit);
-    }
-
     /** The single next attempt to try (see {@link #pass}). */
     public Optional<TaskDispatch> next(Collection<TaskDispatch> waiting) {
-        Iterator<TaskDispatch> it = order(waiting);
+        Iterator<TaskDispatch> it = pass(WaitingLines.of(waiting));
         return it.hasNext() ? Optional.of(it.next()) : Optional.empty();
     }
 }

@@ -47,9 +47,9 @@ class FairShareTest {
     void thePlacementOrderPutsPriorityFirstThenAlternatesUsersAsEachPickWouldHoldRoom() {
         TaskDispatch a1 = waiting("alice", 1, 0, 1), a2 = waiting("alice", 2, 0, 2), a3 = waiting("alice", 3, 0, 3);
         TaskDispatch b1 = waiting("bob", 1, 0, 4), b2 = waiting("bob", 2, 0, 5), urgent = waiting("carol", 1, 5, 9);
-        List<String> order = new FairShare(SHARD, Map.of()).placementOrder(List.of(a1, a2, a3, b1, b2, urgent), 10);
+        List<String> order = new FairShare(SHARD, Map.of()).placementOrder(WaitingLines.of(List.of(a1, a2, a3, b1, b2, urgent)), 10);
         assertEquals(List.of(urgent, a1, b1, a2, b2, a3).stream().map(d -> d.getReady().getAttemptId()).toList(), order);
-        assertEquals(2, new FairShare(SHARD, Map.of()).placementOrder(List.of(a1, a2, a3, b1, b2, urgent), 2).size(), "at most the limit");
+        assertEquals(2, new FairShare(SHARD, Map.of()).placementOrder(WaitingLines.of(List.of(a1, a2, a3, b1, b2, urgent)), 2).size(), "at most the limit");
     }
 
     @Test
@@ -78,7 +78,7 @@ class FairShareTest {
     void aUsersAttemptsOfDifferentSizesStillGoFirstComeFirstServed() {
         TaskDispatch big1 = sized("alice", 1, 2.0, 1), small2 = sized("alice", 2, 0.5, 2), big3 = sized("alice", 3, 2.0, 3);
         assertEquals(List.of(big1, small2, big3).stream().map(d -> d.getReady().getAttemptId()).toList(),
-                new FairShare(SHARD, Map.of()).placementOrder(List.of(big3, small2, big1), 10));
+                new FairShare(SHARD, Map.of()).placementOrder(WaitingLines.of(List.of(big3, small2, big1)), 10));
     }
 
     @Test
