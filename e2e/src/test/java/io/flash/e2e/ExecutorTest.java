@@ -11,10 +11,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.StreamSupport;
 
 import static io.flash.e2e.FoundationTest.job;
 import static io.flash.e2e.FoundationTest.task;
@@ -121,6 +124,7 @@ class ExecutorTest extends StackTest {
         String jobId = client.submit(job);
         awaitFirstTask(jobId, "RUNNING");
         stack.kill("executor");
+        Files.writeString(stack.dataDir().resolve("work/jobs/" + jobId + "/go"), "");
         stack.startService("executor", Map.of());
         stack.awaitReady("executor", Duration.ofSeconds(120));
         JobResult result = client.awaitOutcome(job.getSubmissionId(), Duration.ofSeconds(120)).orElseThrow().result();
@@ -152,8 +156,8 @@ class ExecutorTest extends StackTest {
         for (int i = 0; i < lines.size(); i++) {
             if (!lines.get(i).equals(Integer.toString(i + 1))) fail("line " + (i + 1) + " is '" + lines.get(i) + "'");
         }
-        java.nio.file.Path saved = stack.dataDir().resolve("work/jobs/" + result.getJobId() + "/.flash/logs/" + attemptId + ".log");
-        assertEquals(100_000, java.nio.file.Files.readAllLines(saved).size(), "the full log is saved in the job's workspace");
+        Path saved = stack.dataDir().resolve("work/jobs/" + result.getJobId() + "/.flash/logs/" + attemptId + ".log");
+        assertEquals(100_000, Files.readAllLines(saved).size(), "the full log is saved in the job's workspace");
     }
 
     @Test
@@ -175,18 +179,22 @@ class ExecutorTest extends StackTest {
 
     @Test
     void anExecutorKilledMidBatchReportsEveryAttemptOnceWithItsTrueExitCode() throws Exception {
+        // Each task waits for the test's signal rather than a fixed time: on a loaded machine twenty
+        // containers can take longer to start than any fixed sleep, and then they are never all running at once.
         TaskSpec[] tasks = new TaskSpec[20];
         for (int i = 0; i < 20; i++) {
-            tasks[i] = task("t" + i, "sleep 4; exit " + (i % 3), 0.05, "16Mi");
+            tasks[i] = task("t" + i, "i=0; while [ ! -e /workspace/go ] && [ $i -lt 900 ]; do sleep 0.2; i=$((i+1)); done; exit "
+                    + (i % 3), 0.05, "16Mi");
         }
         JobSubmission job = job("executor-crash-batch", tasks);
         job.setFailureMode("continue");
         String jobId = client.submit(job);
         awaitPage(jobId, p -> p.get("job").get("tasksRunning").asInt() == 20
-                        && java.util.stream.StreamSupport.stream(p.get("tasks").spliterator(), false)
+                        && StreamSupport.stream(p.get("tasks").spliterator(), false)
                         .allMatch(t -> "RUNNING".equals(t.get("state").asText())),
                 Duration.ofSeconds(90), "all 20 running");
         stack.kill("executor");
+        Files.writeString(stack.dataDir().resolve("work/jobs/" + jobId + "/go"), "");
         stack.startService("executor", Map.of());
         stack.awaitReady("executor", Duration.ofSeconds(120));
         JobResult result = client.awaitOutcome(job.getSubmissionId(), Duration.ofSeconds(120)).orElseThrow().result();
