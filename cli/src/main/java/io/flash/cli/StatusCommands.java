@@ -32,6 +32,9 @@ final class StatusCommands {
                     t.get("nodeId").isNull() ? "-" : text(t, "nodeId"),
                     t.get("reason").isNull() ? "" : "  " + text(t, "reason"));
         }
+        if (body.path("unitsAgedOut").asBoolean()) {
+            term.out().println("  its tasks' details aged out of the status view (flash.view.keep-finished-units); the totals above stand");
+        }
         int total = body.get("totalTasks").asInt(), shown = (page + 1) * 100;
         if (total > shown) term.out().printf("  … %d more: flash status %s %d%n", total - shown, jobId, page + 1);
         return 0;

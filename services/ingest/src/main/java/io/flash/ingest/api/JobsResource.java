@@ -55,7 +55,8 @@ public class JobsResource {
         }
     }
 
-    public record JobPage(JobView job, List<TaskView> tasks, int page, int size, int totalTasks) {
+    /** {@code unitsAgedOut}: the job finished longer ago than the view keeps its units (flash.view.keep-finished-units). */
+    public record JobPage(JobView job, List<TaskView> tasks, int page, int size, int totalTasks, boolean unitsAgedOut) {
     }
 
     private final JobViews views;
@@ -82,7 +83,7 @@ public class JobsResource {
         if (job.refusal() != null) return job.refusal();
         JobViews.Page p = job.page();
         return Response.ok(new JobPage(JobView.of(p.job()), p.tasks().stream().map(TaskView::of).toList(), p.page(), p.size(),
-                p.totalTasks())).build();
+                p.totalTasks(), p.unitsAgedOut())).build();
     }
 
     /**

@@ -2,6 +2,7 @@ package io.flash.ingest.app;
 
 import io.flash.common.settings.RegistrySettings;
 import io.smallrye.config.ConfigMapping;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -26,6 +27,8 @@ public interface IngestConfig {
     Console console();
 
     Topics topics();
+
+    View view();
 
     /** What one job may ask for: larger ones are refused, naming the limit. */
     interface Ingest {
@@ -60,6 +63,11 @@ public interface IngestConfig {
     interface Console {
         /** The identity provider's client the web console signs in with. */
         String clientId();
+    }
+
+    interface View {
+        /** How long the status view keeps a finished job's units after it finished; its status stays for good. */
+        Duration keepFinishedUnits();
     }
 
     interface Topics {

@@ -14,12 +14,22 @@ import java.util.concurrent.atomic.AtomicLong;
  * The status view this instance serves: the latest JobStatus of every job and TaskSummary of every
  * task or shard, as read from the compacted status topics. Every instance reads all of it, so any
  * instance answers any query with no RPC to another. Plain Java; {@link StatusFeed} fills it.
+ *
+ * <p>{@link #settle} keeps it from growing with history: a job finished a minute ago has its units
+ * packed ({@link PackedUnits}), and one finished longer ago than the view keeps units for has them
+ * dropped; its JobStatus stays, so its id still resolves, and its page says the units aged out.
  */
 public final class JobViews {
 
-    /** A page of a job's tasks. */
-    public record Page(JobStatus job, List<TaskSummary> tasks, int page, int size, int totalTasks) {
+    /** A page of a job's tasks; {@code unitsAgedOut} when the view no longer holds them (an old finished job). */
+    public record Page(JobStatus job, List<TaskSummary> tasks, int page, int size, int totalTasks, boolean unitsAgedOut) {
     }
+
+    /**
+     * How long after its final status a finished job's units are packed: records of one job on the
+     * two status topics arrive in no fixed order, and a unit's last record may follow the job's.
+     */
+    public static final long PACK_AFTER_MS = 60_000;
 
     /**
      * Which jobs a list shows: each null field matches all. {@code namePrefix} is case-insensitive;
@@ -51,15 +61,22 @@ public final class JobViews {
     /** By job id: paging in id order stays stable while jobs change state. */
     private final ConcurrentSkipListMap<String, JobStatus> jobs = new ConcurrentSkipListMap<>();
     private final Map<String, ConcurrentSkipListMap<String, TaskSummary>> tasks = new ConcurrentHashMap<>();
+    private final Map<String, PackedUnits> packed = new ConcurrentHashMap<>();
+    private final Set<String> agedOut = ConcurrentHashMap.newKeySet();
     private final Map<TaskState, AtomicLong> unitsByState = new EnumMap<>(TaskState.class);
+    private final long keepFinishedUnitsMs;
 
-    public JobViews() {
+    /** A view that keeps a finished job's units for {@code keepFinishedUnitsMs} after it finished. */
+    public JobViews(long keepFinishedUnitsMs) {
+        this.keepFinishedUnitsMs = keepFinishedUnitsMs;
         for (TaskState state : TaskState.values()) unitsByState.put(state, new AtomicLong());
     }
 
     public void putJob(String jobId, JobStatus status) {
         if (status == null) {
             jobs.remove(jobId);
+            dropUnits(jobId);
+            agedOut.remove(jobId);
             return;
         }
         jobs.put(jobId, status);
@@ -76,6 +93,8 @@ public final class JobViews {
 
     public void putTask(String taskId, TaskSummary summary) {
         String jobId = jobIdOf(taskId);
+        if (agedOut.contains(jobId)) return;
+        unpack(jobId);
         TaskSummary previous;
         if (summary == null) {
             previous = Optional.ofNullable(tasks.get(jobId)).map(m -> m.remove(taskId)).orElse(null);
@@ -95,9 +114,53 @@ public final class JobViews {
     public Optional<Page> job(String jobId, int page, int size) {
         JobStatus status = jobs.get(jobId);
         if (status == null) return Optional.empty();
-        List<TaskSummary> all = units(jobId);
-        int from = Math.min(all.size(), page * size);
-        return Optional.of(new Page(status, all.subList(from, Math.min(all.size(), from + size)), page, size, all.size()));
+        ConcurrentSkipListMap<String, TaskSummary> live = tasks.get(jobId);
+        PackedUnits packedUnits = live == null ? packed.get(jobId) : null;
+        if (packedUnits != null) {
+            int from = (int) Math.min(packedUnits.size(), (long) page * size);
+            int to = (int) Math.min(packedUnits.size(), (long) from + size);
+            return Optional.of(new Page(status, packedUnits.range(from, to), page, size, packedUnits.size(), false));
+        }
+        List<TaskSummary> all = live == null ? List.of() : new ArrayList<>(live.values());
+        int from = (int) Math.min(all.size(), (long) page * size);
+        return Optional.of(new Page(status, all.subList(from, (int) Math.min(all.size(), (long) from + size)), page, size, all.size(),
+                agedOut.contains(jobId)));
+    }
+
+    /**
+     * Packs the units of jobs finished at least {@link #PACK_AFTER_MS} ago and drops those of jobs
+     * finished longer ago than the view keeps units for. Call from the thread that puts records.
+     */
+    public void settle(long now) {
+        for (JobStatus job : jobs.values()) {
+            Long finishedAt = job.getFinishedAt();
+            if (finishedAt == null || job.getState() == JobState.ACCEPTED || job.getState() == JobState.RUNNING) continue;
+            String jobId = job.getJobId();
+            if (now - finishedAt >= keepFinishedUnitsMs) {
+                if (agedOut.add(jobId)) dropUnits(jobId);
+            } else if (now - finishedAt >= PACK_AFTER_MS) {
+                ConcurrentSkipListMap<String, TaskSummary> live = tasks.get(jobId);
+                if (live == null) continue;
+                packed.put(jobId, PackedUnits.of(live.values()));
+                tasks.remove(jobId);
+            }
+        }
+    }
+
+    private void unpack(String jobId) {
+        PackedUnits packedUnits = packed.get(jobId);
+        if (packedUnits == null) return;
+        ConcurrentSkipListMap<String, TaskSummary> live = new ConcurrentSkipListMap<>(JobViews::naturalOrder);
+        for (TaskSummary unit : packedUnits.range(0, packedUnits.size())) live.put(unit.getTaskId(), unit);
+        tasks.put(jobId, live);
+        packed.remove(jobId);
+    }
+
+    private void dropUnits(String jobId) {
+        ConcurrentSkipListMap<String, TaskSummary> live = tasks.remove(jobId);
+        if (live != null) live.values().forEach(u -> unitsByState.get(u.getState()).decrementAndGet());
+        PackedUnits packedUnits = packed.remove(jobId);
+        if (packedUnits != null) packedUnits.countByState().forEach((state, n) -> unitsByState.get(state).addAndGet(-n));
     }
 
     /** The jobs matching the filter, most recently changed first, from {@code offset}. */
@@ -111,7 +174,10 @@ public final class JobViews {
 
     /** Every unit (task or shard) of the job, in natural order. */
     public List<TaskSummary> units(String jobId) {
-        return new ArrayList<>(tasks.getOrDefault(jobId, new ConcurrentSkipListMap<>()).values());
+        ConcurrentSkipListMap<String, TaskSummary> live = tasks.get(jobId);
+        if (live != null) return new ArrayList<>(live.values());
+        PackedUnits packedUnits = packed.get(jobId);
+        return packedUnits == null ? new ArrayList<>() : packedUnits.range(0, packedUnits.size());
     }
 
     /** Every job with an id after {@code afterId}, in id order, read lazily (a page stops early). */

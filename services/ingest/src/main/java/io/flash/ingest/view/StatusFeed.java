@@ -4,6 +4,7 @@ import io.flash.common.access.KafkaLogin;
 import io.flash.common.serde.RegistryValueSerdes;
 import io.flash.common.topics.FlashTopics;
 import io.flash.common.topics.TopicNames;
+import io.flash.ingest.app.IngestConfig;
 import io.flash.schema.FrameworkHeartbeat;
 import io.flash.schema.JobStatus;
 import io.flash.schema.NodeHeartbeat;
@@ -52,16 +53,21 @@ public class StatusFeed implements HealthCheck {
     @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap;
     @ConfigProperty(name = "flash.registry.url") String registryUrl;
 
-    private final JobViews views = new JobViews();
+    private final JobViews views;
     private final FrameworkLimits limits = new FrameworkLimits();
     private final NodeViews nodes = new NodeViews();
     /** One point a quarter minute, two hours kept: the console's utilisation charts. */
     private final UtilisationHistory utilisation = new UtilisationHistory(15_000, 2 * 3600_000);
     private static final Duration LOOK_FOR_NODE_TOPICS_EVERY = Duration.ofSeconds(10);
+    private static final Duration SETTLE_EVERY = Duration.ofSeconds(10);
     private KafkaConsumer<String, byte[]> consumer;
     private Thread thread;
     private volatile boolean caughtUp;
     private volatile boolean stopping;
+
+    public StatusFeed(IngestConfig config) {
+        this.views = new JobViews(config.view().keepFinishedUnits().toMillis());
+    }
 
     @Produces
     JobViews views() {
@@ -120,10 +126,16 @@ public class StatusFeed implements HealthCheck {
             Map<TopicPartition, Long> ends = consumer.endOffsets(parts);
             Set<String> nodeTopics = new HashSet<>();
             long lookedForNodeTopics = 0;
+            long settled = System.nanoTime();
             while (!stopping) {
                 if (System.nanoTime() - lookedForNodeTopics > LOOK_FOR_NODE_TOPICS_EVERY.toNanos()) {
                     followNewNodeTopics(parts, nodeTopics);
                     lookedForNodeTopics = System.nanoTime();
+                }
+                // Not while catching up: a unit read after its packed job would unpack it again.
+                if (caughtUp && System.nanoTime() - settled > SETTLE_EVERY.toNanos()) {
+                    views.settle(System.currentTimeMillis());
+                    settled = System.nanoTime();
                 }
                 for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
                     try {

@@ -6,13 +6,15 @@ import io.flash.schema.TaskState;
 import io.flash.schema.TaskSummary;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.*;
 
 class JobViewsTest {
 
-    private final JobViews views = new JobViews();
+    private static final long WEEK = 7 * 24 * 3600_000L;
+    private final JobViews views = new JobViews(WEEK);
 
     private static JobStatus status(String id, String owner, JobState state, long updatedAt) {
         return JobStatus.newBuilder().setJobId(id).setName(id).setOwner(owner).setState(state).setTasksTotal(1).setUpdatedAt(updatedAt).build();
@@ -72,7 +74,7 @@ class JobViewsTest {
 
     @Test
     void listenersHearEveryJobAndTaskChange() {
-        List<String> heard = new java.util.ArrayList<>();
+        List<String> heard = new ArrayList<>();
         JobViews.Listener listener = new JobViews.Listener() {
             @Override
             public void job(JobStatus status) {
@@ -90,5 +92,72 @@ class JobViewsTest {
         views.unlisten(listener);
         views.putTask("job-1.b", unit("job-1.b"));
         assertEquals(List.of("job job-1", "task job-1 job-1.a"), heard);
+    }
+
+    private void finishedJobOf(int shards, long finishedAt) {
+        views.putJob("job-1", status("job-1", "ann", JobState.RUNNING, 1));
+        for (int i = 0; i < shards; i++) {
+            TaskSummary shard = unit("job-1.scan.s" + i);
+            shard.setState(i % 4 == 0 ? TaskState.FAILED : TaskState.SUCCEEDED);
+            shard.setNodeId("node-" + i);
+            views.putTask(shard.getTaskId(), shard);
+        }
+        JobStatus done = status("job-1", "ann", JobState.FAILED, finishedAt);
+        done.setFinishedAt(finishedAt);
+        views.putJob("job-1", done);
+    }
+
+    @Test
+    void aSettledFinishedJobReadsBackTheSameUnitsInTheSameOrder() {
+        finishedJobOf(25, 1_000);
+        List<TaskSummary> before = views.units("job-1");
+        JobViews.Page secondPageBefore = views.job("job-1", 1, 10).orElseThrow();
+
+        views.settle(1_000 + JobViews.PACK_AFTER_MS - 1);
+        views.settle(1_000 + JobViews.PACK_AFTER_MS);
+
+        assertEquals(before, views.units("job-1"));
+        JobViews.Page secondPage = views.job("job-1", 1, 10).orElseThrow();
+        assertEquals(secondPageBefore.tasks(), secondPage.tasks());
+        assertEquals(25, secondPage.totalTasks());
+        assertEquals(List.of("job-1.scan.s20", "job-1.scan.s21", "job-1.scan.s22", "job-1.scan.s23", "job-1.scan.s24"),
+                views.job("job-1", 2, 10).orElseThrow().tasks().stream().map(TaskSummary::getTaskId).toList());
+        assertTrue(views.job("job-1", 3, 10).orElseThrow().tasks().isEmpty());
+        assertEquals(18, views.unitsIn(TaskState.SUCCEEDED));
+        assertEquals(7, views.unitsIn(TaskState.FAILED));
+    }
+
+    @Test
+    void aUnitThatChangesAfterItsJobWasSettledIsTakenIn() {
+        finishedJobOf(5, 1_000);
+        views.settle(1_000 + JobViews.PACK_AFTER_MS);
+        TaskSummary late = unit("job-1.scan.s0");
+        late.setState(TaskState.SUCCEEDED);
+        views.putTask(late.getTaskId(), late);
+
+        assertEquals(TaskState.SUCCEEDED, views.units("job-1").get(0).getState());
+        assertEquals(5, views.units("job-1").size());
+        assertEquals(4, views.unitsIn(TaskState.SUCCEEDED), "s0 failed, then succeeded; s4 failed");
+        assertEquals(1, views.unitsIn(TaskState.FAILED));
+    }
+
+    @Test
+    void aJobFinishedLongerAgoThanTheViewKeepsUnitsKeepsItsStatusAndSaysItsUnitsAgedOut() {
+        finishedJobOf(8, 1_000);
+        views.putJob("job-2", status("job-2", "bob", JobState.RUNNING, 1));
+        views.putTask("job-2.a", unit("job-2.a"));
+        views.settle(1_000 + WEEK - 1);
+        assertFalse(views.job("job-1", 0, 10).orElseThrow().unitsAgedOut());
+
+        views.settle(1_000 + WEEK);
+
+        JobViews.Page page = views.job("job-1", 0, 10).orElseThrow();
+        assertTrue(page.unitsAgedOut());
+        assertEquals(JobState.FAILED, page.job().getState(), "the job's id still resolves, with its final status");
+        assertTrue(page.tasks().isEmpty());
+        assertEquals(0, views.unitsIn(TaskState.SUCCEEDED) + views.unitsIn(TaskState.FAILED));
+        assertEquals(1, views.unitsIn(TaskState.READY), "a running job keeps its units");
+        views.putTask("job-1.scan.s3", unit("job-1.scan.s3"));
+        assertTrue(views.units("job-1").isEmpty(), "a late record of an aged-out job is not taken back in");
     }
 }
