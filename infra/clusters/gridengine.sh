@@ -4,6 +4,8 @@
 # (one host, n slots). Root only.
 #   infra/clusters/gridengine.sh start default|tuned   install if needed, configure, start
 #   infra/clusters/gridengine.sh run N                 N trivial jobs (qsub -b y true), prints "jobs N seconds S"
+#   infra/clusters/gridengine.sh array N               the same N as one array job (qsub -t 1-N), Grid Engine's
+#                                                      path for many small tasks (max_aj_tasks defaults to 75,000)
 #   infra/clusters/gridengine.sh stop
 #   infra/clusters/gridengine.sh preseed               answer the packages' install questions (infra/prepare.sh)
 # default keeps the packaged scheduler configuration (schedule_interval 0:0:15); tuned schedules
@@ -148,6 +150,16 @@ run() {
   echo "jobs $n seconds $(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", b - a}')"
 }
 
+array() {
+  local n="$1" t0 t1
+  cd "$WORK"
+  t0=$(date +%s.%N)
+  qsub -t "1-$n" -b y -o /dev/null -e /dev/null -j y true >/dev/null
+  while [ -n "$(qstat -u '*' 2>/dev/null | tail -n +3 | head -1)" ]; do sleep 0.2; done
+  t1=$(date +%s.%N)
+  echo "tasks $n seconds $(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", b - a}')"
+}
+
 stop() {
   /etc/init.d/gridengine-exec stop >/dev/null 2>&1 || true
   /etc/init.d/gridengine-master stop >/dev/null 2>&1 || true
@@ -156,6 +168,7 @@ stop() {
 case "${1:-}" in
   start) start "${2:-default}" ;;
   run) run "${2:-1000}" ;;
+  array) array "${2:-1000}" ;;
   stop) stop ;;
   preseed) preseed ;;
   *) sed -n '2,10p' "$0"; exit 2 ;;

@@ -3,6 +3,8 @@
 # node offering FLASH_PEER_SLOTS (64) job slots. Root only (it installs packages and starts daemons).
 #   infra/clusters/slurm.sh start default|tuned   install if needed, (re)configure, start, wait until the node is idle
 #   infra/clusters/slurm.sh run N                 N trivial jobs (sbatch --wrap true), prints "jobs N seconds S"
+#   infra/clusters/slurm.sh array N               the same N as job arrays (sbatch --array), Slurm's path for many
+#                                                 small tasks; arrays of at most 1,000 (MaxArraySize's default 1001)
 #   infra/clusters/slurm.sh stop
 # "tuned" applies the settings of Slurm's high-throughput guide that fit one machine:
 # https://slurm.schedmd.com/high_throughput.html
@@ -91,6 +93,19 @@ run() {
   echo "jobs $n seconds $(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", b - a}')"
 }
 
+array() {
+  local n="$1" t0 t1 from=1 to
+  t0=$(date +%s.%N)
+  while [ "$from" -le "$n" ]; do
+    to=$(( from + 999 < n ? from + 999 : n ))
+    sbatch -Q -o /dev/null -n1 --mem=64 --array="$from-$to" --wrap=true >/dev/null
+    from=$(( to + 1 ))
+  done
+  while [ -n "$(squeue -h -o %i 2>/dev/null | head -1)" ]; do sleep 0.2; done
+  t1=$(date +%s.%N)
+  echo "tasks $n seconds $(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", b - a}')"
+}
+
 stop() {
   pkill -x slurmd || true; pkill -x slurmctld || true
   for _ in $(seq 1 20); do pgrep -x slurmctld >/dev/null || pgrep -x slurmd >/dev/null || break; sleep 0.5; done
@@ -99,6 +114,7 @@ stop() {
 case "${1:-}" in
   start) start "${2:-default}" ;;
   run) run "${2:-1000}" ;;
+  array) array "${2:-1000}" ;;
   stop) stop ;;
   *) sed -n '2,9p' "$0"; exit 2 ;;
 esac
