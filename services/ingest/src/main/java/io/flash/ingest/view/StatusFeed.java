@@ -4,7 +4,6 @@ import io.flash.common.access.KafkaLogin;
 import io.flash.common.serde.RegistryValueSerdes;
 import io.flash.common.topics.FlashTopics;
 import io.flash.common.topics.TopicNames;
-import io.flash.ingest.app.IngestConfig;
 import io.flash.schema.FrameworkHeartbeat;
 import io.flash.schema.JobStatus;
 import io.flash.schema.NodeHeartbeat;
@@ -65,13 +64,8 @@ public class StatusFeed implements HealthCheck {
     private volatile boolean caughtUp;
     private volatile boolean stopping;
 
-    public StatusFeed(IngestConfig config) {
-        this.views = new JobViews(config.view().keepFinishedUnits().toMillis());
-    }
-
-    @Produces
-    JobViews views() {
-        return views;
+    public StatusFeed(JobViews views) {
+        this.views = views;
     }
 
     @Produces
