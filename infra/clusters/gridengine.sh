@@ -163,6 +163,11 @@ array() {
 stop() {
   /etc/init.d/gridengine-exec stop >/dev/null 2>&1 || true
   /etc/init.d/gridengine-master stop >/dev/null 2>&1 || true
+  # The init scripts can leave a daemon behind (a qmaster still closing connections): a qmaster that
+  # answers with no execution host looks like a running cluster to anything that only asks qstat.
+  pkill -x sge_execd || true; pkill -x sge_qmaster || true
+  for _ in $(seq 1 20); do pgrep -x sge_qmaster >/dev/null || pgrep -x sge_execd >/dev/null || break; sleep 0.5; done
+  pkill -9 -x sge_execd || true; pkill -9 -x sge_qmaster || true
 }
 
 case "${1:-}" in

@@ -19,7 +19,10 @@ class GridEngineTest {
 
     @BeforeAll
     static void cluster() throws Exception {
-        OneMachineCluster.ensure("gridengine", List.of("qstat", "-f"));
+        // Ready when a queue instance of all.q is in no state that keeps jobs off it (u: its execd is not up; E, d).
+        OneMachineCluster.ensure("gridengine", List.of("sge_qmaster", "sge_execd"), List.of("qstat", "-f"), out -> out.lines()
+                .filter(l -> l.startsWith("all.q@")).map(l -> l.trim().split("\\s+"))
+                .anyMatch(f -> f.length < 6 || !f[5].matches(".*[uEd].*")));
     }
 
     private final GridEngine sge = new GridEngine(Duration.ofSeconds(10), "smp");

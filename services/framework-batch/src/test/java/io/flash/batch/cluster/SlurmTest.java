@@ -23,7 +23,9 @@ class SlurmTest {
 
     @BeforeAll
     static void cluster() throws Exception {
-        OneMachineCluster.ensure("slurm", List.of("sinfo", "-h"));
+        // Ready when its node takes jobs: a trailing * (not responding), down or drained would queue them for ever.
+        OneMachineCluster.ensure("slurm", List.of("slurmctld", "slurmd"), List.of("sinfo", "-h", "-o", "%T"),
+                out -> out.lines().anyMatch(state -> state.strip().matches("idle|mixed|allocated|completing")));
     }
 
     private final Slurm slurm = new Slurm(Duration.ofSeconds(10));
