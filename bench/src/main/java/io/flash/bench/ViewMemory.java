@@ -1,47 +1,41 @@
 package io.flash.bench;
 
+import io.flash.common.serde.PlainAvroSerdes;
 import io.flash.ingest.view.JobViews;
 import io.flash.schema.JobState;
 import io.flash.schema.JobStatus;
 import io.flash.schema.TaskState;
 import io.flash.schema.TaskSummary;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import org.apache.avro.io.BinaryDecoder;
-import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.DecoderFactory;
-import org.apache.avro.io.EncoderFactory;
-import org.apache.avro.specific.SpecificDatumReader;
-import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.kafka.common.serialization.Serde;
 
 /**
  * Heap the ingest status view holds for one scattered job of N shards: first while it runs (every
  * shard RUNNING), then once it has finished and the view has settled it. Each shard's summary is
- * written and read back as Avro, as the status feed decodes it from flash.tasks.status, with the
+ * written and read back as Avro (without the registry), as the status feed decodes it from flash.tasks.status, with the
  * fields a succeeded shard carries. Heap is measured after a full collection, with nothing else held.
  */
 public final class ViewMemory {
 
     private static final long FINISHED_AT = 1_800_000_000_000L;
 
-    public static void main(String[] args) throws IOException {
+    public static void main(String[] args) {
         int shards = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
         String jobId = "job-2cf21398-bbe2-3f21-8c8f-0cf5810d7ac6";
-        long empty = usedHeap();
         JobViews views = new JobViews(Duration.ofDays(7).toMillis());
         views.putJob(jobId, job(jobId, shards, JobState.RUNNING));
-        SpecificDatumWriter<TaskSummary> writer = new SpecificDatumWriter<>(TaskSummary.class);
-        SpecificDatumReader<TaskSummary> reader = new SpecificDatumReader<>(TaskSummary.class);
+        Serde<TaskSummary> avro = new PlainAvroSerdes().forValue(TaskSummary.class);
+        avro.serializer().serialize("flash.tasks.status", shard(jobId, 0, TaskState.RUNNING)); // what it loads is not the view's
+        long empty = usedHeap();
         for (int i = 0; i < shards; i++) {
-            views.putTask(jobId + ".align.s" + i, roundTrip(shard(jobId, i, TaskState.RUNNING), writer, reader));
+            views.putTask(jobId + ".align.s" + i, roundTrip(shard(jobId, i, TaskState.RUNNING), avro));
         }
         long running = usedHeap() - empty;
         for (int i = 0; i < shards; i++) {
-            views.putTask(jobId + ".align.s" + i, roundTrip(shard(jobId, i, TaskState.SUCCEEDED), writer, reader));
+            views.putTask(jobId + ".align.s" + i, roundTrip(shard(jobId, i, TaskState.SUCCEEDED), avro));
         }
         views.putJob(jobId, job(jobId, shards, JobState.SUCCEEDED));
         long finished = usedHeap() - empty;
@@ -78,14 +72,8 @@ public final class ViewMemory {
                 .setCostPerHour(0.00425).setUserCost(done ? 4.83e-6 : 0).build();
     }
 
-    private static TaskSummary roundTrip(TaskSummary summary, SpecificDatumWriter<TaskSummary> writer,
-                                         SpecificDatumReader<TaskSummary> reader) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
-        writer.write(summary, encoder);
-        encoder.flush();
-        BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(out.toByteArray(), null);
-        return reader.read(null, decoder);
+    private static TaskSummary roundTrip(TaskSummary summary, Serde<TaskSummary> avro) {
+        return avro.deserializer().deserialize("flash.tasks.status", avro.serializer().serialize("flash.tasks.status", summary));
     }
 
     private static long usedHeap() {

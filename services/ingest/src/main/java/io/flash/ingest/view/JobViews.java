@@ -116,15 +116,12 @@ public final class JobViews {
         if (status == null) return Optional.empty();
         ConcurrentSkipListMap<String, TaskSummary> live = tasks.get(jobId);
         PackedUnits packedUnits = live == null ? packed.get(jobId) : null;
-        if (packedUnits != null) {
-            int from = (int) Math.min(packedUnits.size(), (long) page * size);
-            int to = (int) Math.min(packedUnits.size(), (long) from + size);
-            return Optional.of(new Page(status, packedUnits.range(from, to), page, size, packedUnits.size(), false));
-        }
-        List<TaskSummary> all = live == null ? List.of() : new ArrayList<>(live.values());
-        int from = (int) Math.min(all.size(), (long) page * size);
-        return Optional.of(new Page(status, all.subList(from, (int) Math.min(all.size(), (long) from + size)), page, size, all.size(),
-                agedOut.contains(jobId)));
+        List<TaskSummary> all = packedUnits != null || live == null ? null : new ArrayList<>(live.values());
+        int total = packedUnits != null ? packedUnits.size() : all == null ? 0 : all.size();
+        int from = (int) Math.min(total, (long) page * size), to = (int) Math.min(total, (long) from + size);
+        // A packed job decodes only the page asked for.
+        List<TaskSummary> shown = packedUnits != null ? packedUnits.range(from, to) : all == null ? List.of() : all.subList(from, to);
+        return Optional.of(new Page(status, shown, page, size, total, agedOut.contains(jobId)));
     }
 
     /**
