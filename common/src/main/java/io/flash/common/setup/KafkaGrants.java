@@ -51,6 +51,11 @@ public final class KafkaGrants {
         return "flash-framework-" + frameworkId;
     }
 
+    /** A batch framework's cluster worker reads its commands in this consumer group (framework-batch). */
+    public static String clusterWorkerGroup(String frameworkId) {
+        return frameworkPrincipal(frameworkId) + "-cluster-worker";
+    }
+
     /** The platform's principals, for these frameworks (each a level-2 framework: ecs, slurm…). */
     public static List<String> servicePrincipals(List<String> frameworks) {
         List<String> names = new ArrayList<>(List.of(INGEST, PLANNER, DISPATCHER, EXECUTOR));
@@ -110,6 +115,7 @@ public final class KafkaGrants {
         Rules r = new Rules(frameworkPrincipal(frameworkId)).streamsApp()
                 .writes(TASKS_EVENTS, FRAMEWORK_HEARTBEATS, TASKS_LOGS, DEAD_LETTER);
         r.topic(TopicNames.frameworkPrefix(frameworkId), PatternType.PREFIXED, AclOperation.ALL);
+        r.group(clusterWorkerGroup(frameworkId), PatternType.LITERAL);
         return r.grant();
     }
 

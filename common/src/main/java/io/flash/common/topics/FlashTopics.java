@@ -69,6 +69,14 @@ public final class FlashTopics {
         return topic(TopicCatalog.FRAMEWORK_NODE_EVENTS, frameworkId);
     }
 
+    public Topic<String, ClusterCommand> frameworkClusterCommands(String frameworkId) {
+        return topic(TopicCatalog.FRAMEWORK_CLUSTER_COMMANDS, frameworkId);
+    }
+
+    public Topic<String, ClusterReport> frameworkClusterReports(String frameworkId) {
+        return topic(TopicCatalog.FRAMEWORK_CLUSTER_REPORTS, frameworkId);
+    }
+
     /** The serde of a state store value; its changelog topic is registered like any other topic. */
     public <V extends SpecificRecord> Serde<V> storeSerde(Class<V> type) {
         return serdes.forStoredValue(type);

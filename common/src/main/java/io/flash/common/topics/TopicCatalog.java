@@ -80,13 +80,19 @@ public final class TopicCatalog {
             AttemptEvent.class, Partitions.SHARDS, WEEK);
     public static final Kind<Assignment> FRAMEWORK_ASSIGNMENTS = new Kind<>(TopicNames.frameworkAssignments(FRAMEWORK),
             Assignment.class, Partitions.ASSIGNMENTS, DAY);
+    /** A batch framework's shard → its cluster worker (framework-batch); by shard, like its tasks. */
+    public static final Kind<ClusterCommand> FRAMEWORK_CLUSTER_COMMANDS = new Kind<>(TopicNames.frameworkClusterCommands(FRAMEWORK),
+            ClusterCommand.class, Partitions.SHARDS, DAY);
+    /** A batch framework's cluster worker → its shard: submissions done, and what the cluster has. */
+    public static final Kind<ClusterReport> FRAMEWORK_CLUSTER_REPORTS = new Kind<>(TopicNames.frameworkClusterReports(FRAMEWORK),
+            ClusterReport.class, Partitions.SHARDS, DAY);
 
     /** Every platform topic, then every topic each framework has. */
     public static final List<Kind<?>> PLATFORM = List.of(JOBS_SUBMITTED, JOBS_REJECTED, JOBS_ACCEPTED, JOBS_COMMANDS, TASKS_READY,
             TASKS_EVENTS, TASKS_USAGE, TASKS_LOGS, TASKS_OBSERVATIONS, TASKS_ESTIMATES, JOBS_STATUS, TASKS_STATUS, JOBS_RESULTS,
             FRAMEWORK_HEARTBEATS, CAPACITY_DECISIONS, DEAD_LETTER);
     public static final List<Kind<?>> PER_FRAMEWORK = List.of(FRAMEWORK_TASKS, FRAMEWORK_NODES, FRAMEWORK_NODE_EVENTS,
-            FRAMEWORK_ASSIGNMENTS);
+            FRAMEWORK_ASSIGNMENTS, FRAMEWORK_CLUSTER_COMMANDS, FRAMEWORK_CLUSTER_REPORTS);
 
     private TopicCatalog() {
     }

@@ -42,4 +42,12 @@ public final class TopicNames {
     public static String frameworkNodeEvents(String frameworkId) {
         return frameworkPrefix(frameworkId) + "node-events";
     }
+
+    public static String frameworkClusterCommands(String frameworkId) {
+        return frameworkPrefix(frameworkId) + "cluster-commands";
+    }
+
+    public static String frameworkClusterReports(String frameworkId) {
+        return frameworkPrefix(frameworkId) + "cluster-reports";
+    }
 }

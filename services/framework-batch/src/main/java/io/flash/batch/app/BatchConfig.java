@@ -27,6 +27,9 @@ public interface BatchConfig {
         /** The longest a cluster command (sbatch, squeue, qsub, qstat...) may take. */
         Duration callTimeout();
 
+        /** The most cluster commands the worker carries out between two commits (and two looks, when the cluster is slow). */
+        int commandsPerBatch();
+
         /** How long a finished job is remembered for a late report. */
         Duration forgetAfter();
 

@@ -5,6 +5,7 @@ import io.flash.batch.cluster.GridEngine;
 import io.flash.batch.cluster.JobScripts;
 import io.flash.batch.cluster.Slurm;
 import io.flash.batch.core.BatchSettings;
+import io.flash.batch.core.JobSpecs;
 import io.flash.batch.core.Workspaces;
 import io.flash.batch.kubernetes.Kubernetes;
 import io.flash.batch.kubernetes.KubernetesSettings;
@@ -15,11 +16,13 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.flash.batch.kafka.BatchTopology;
+import io.flash.batch.kafka.ClusterWorkerLoop;
 import io.flash.common.serde.RegistryValueSerdes;
 import io.flash.common.settings.FrameworkSettings;
 import io.flash.common.streams.StuckThreadWatch;
 import io.flash.common.topics.FlashTopics;
 import io.flash.schema.DiskType;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -30,13 +33,25 @@ import java.time.Duration;
 import java.util.Locale;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-/** Hands the batch framework's topology to Quarkus, with the cluster it serves (its topics: common-quarkus FrameworkTopicsBootstrap). */
+/**
+ * Hands the batch framework's topology to Quarkus, and starts its cluster worker beside it (its
+ * topics: common-quarkus FrameworkTopicsBootstrap): the shards decide on the stream threads, the
+ * worker makes the cluster calls on its own.
+ */
 @ApplicationScoped
 public class BatchStreams {
 
-    @Produces
-    Topology topology(BatchConfig config) {
+    /** What the topology and the worker share: the cluster, where its jobs leave their files, how a job is made. */
+    private record Parts(BatchSettings settings, Cluster cluster, Workspaces workspaces, JobScripts scripts) {
+    }
+
+    private Parts parts;
+    private ClusterWorkerLoop worker;
+
+    private synchronized Parts parts(BatchConfig config) {
+        if (parts != null) return parts;
         FrameworkSettings fw = config.framework();
         BatchConfig.Batch batch = config.batch();
         JobScripts scripts = new JobScripts(fw.id(), Path.of(batch.workRoot()), batch.pidsPerCpu());
@@ -48,11 +63,21 @@ public class BatchStreams {
             KubernetesClient client = kubernetesClient(batch.callTimeout());
             KubernetesSettings ks = new KubernetesSettings(fw.id(), k8s.namespace(), k8s.workspaceClaim(), k8s.onDemandPrices(),
                     k8s.spotPrices(), k8s.elasticCpus(), Quantity.getAmountInBytes(new Quantity(k8s.elasticMemory())).longValue(), k8s.stopGrace());
-            return BatchTopology.build(new FlashTopics(new RegistryValueSerdes(config.registry().url())), settings, fw.tick(),
-                    new Kubernetes(client, ks, Path.of(batch.workRoot())), scripts, new PodLogs(client, k8s.namespace(), files), Clock.systemUTC());
+            parts = new Parts(settings, new Kubernetes(client, ks, Path.of(batch.workRoot())), new PodLogs(client, k8s.namespace(), files), scripts);
+        } else {
+            parts = new Parts(settings, cluster(batch), files, scripts);
         }
-        return BatchTopology.build(new FlashTopics(new RegistryValueSerdes(config.registry().url())), settings, fw.tick(),
-                cluster(batch), scripts, files, Clock.systemUTC());
+        return parts;
+    }
+
+    @Produces
+    Topology topology(BatchConfig config) {
+        Parts p = parts(config);
+        return BatchTopology.build(topics(config), p.settings(), config.framework().tick(), p.workspaces(), Clock.systemUTC());
+    }
+
+    private static FlashTopics topics(BatchConfig config) {
+        return new FlashTopics(new RegistryValueSerdes(config.registry().url()));
     }
 
     private static Cluster cluster(BatchConfig.Batch batch) {
@@ -70,8 +95,17 @@ public class BatchStreams {
         return new KubernetesClientBuilder().withConfig(k8s).build();
     }
 
-    /** A stream thread that stops polling says where it waits (StuckThreadWatch). */
-    void watch(@Observes StartupEvent start, KafkaStreams streams) {
+    /** A stream thread that stops polling says where it waits (StuckThreadWatch); the worker starts with the streams. */
+    void start(@Observes StartupEvent start, KafkaStreams streams, BatchConfig config,
+               @ConfigProperty(name = "quarkus.kafka-streams.bootstrap-servers") String bootstrapServers) {
         StuckThreadWatch.start(streams);
+        Parts p = parts(config);
+        worker = new ClusterWorkerLoop(topics(config), config.framework().id(), bootstrapServers, config.framework().tick(),
+                config.batch().commandsPerBatch(), new JobSpecs(p.scripts()), p.cluster(), Clock.systemUTC());
+        worker.start();
+    }
+
+    void stop(@Observes ShutdownEvent stop) {
+        if (worker != null) worker.close();
     }
 }

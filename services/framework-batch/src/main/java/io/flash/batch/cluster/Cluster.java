@@ -3,6 +3,7 @@ package io.flash.batch.cluster;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
@@ -78,8 +79,13 @@ public interface Cluster {
     /** @return the cluster's id for the new job */
     String submit(JobSpec spec);
 
-    /** Flash's jobs the cluster knows (queued, running, and finished ones it still remembers), by job name. */
-    Map<String, Job> jobs(List<String> names);
+    /**
+     * Flash's jobs the cluster knows, in one look: every job whose name starts with {@code prefix}
+     * that it lists (queued and running, and the finished ones a cluster lists for a while), and
+     * those of {@code names} it no longer lists but still remembers as finished (Grid Engine's
+     * accounting). A name can appear twice: a submission repeated after an adapter died mid-call.
+     */
+    List<Job> jobs(String prefix, Collection<String> names);
 
     void cancel(String jobId);
 

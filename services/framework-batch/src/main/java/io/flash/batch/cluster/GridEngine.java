@@ -45,21 +45,22 @@ public final class GridEngine implements Cluster {
     }
 
     @Override
-    public Map<String, Job> jobs(List<String> names) {
-        Set<String> wanted = new HashSet<>(names);
-        Map<String, Job> found = new HashMap<>();
+    public List<Job> jobs(String prefix, Collection<String> names) {
+        List<Job> found = new ArrayList<>();
+        Set<String> listed = new HashSet<>();
         for (Element job : elements(commands.run(List.of("qstat", "-u", "*", "-xml"), null), "job_list")) {
             String name = text(job, "JB_name");
-            if (!wanted.contains(name)) continue;
+            if (name == null || !name.startsWith(prefix)) continue;
             String state = text(job, "state");
             String queue = text(job, "queue_name");
             String node = queue == null || !queue.contains("@") ? null : queue.substring(queue.indexOf('@') + 1);
-            found.put(name, new Job(text(job, "JB_job_number"), name, queuedPhase(state), state, null, node, null));
+            found.add(new Job(text(job, "JB_job_number"), name, queuedPhase(state), state, null, node, null));
+            listed.add(name);
         }
-        for (String name : names) {
-            if (found.containsKey(name)) continue;
+        for (String name : names) { // qstat forgets a job the moment it ends: its accounting record says how
+            if (listed.contains(name)) continue;
             Commands.Result r = commands.tryRun(List.of("qacct", "-j", name), null);
-            if (r.exitCode() == 0) found.put(name, finished(r.out()));
+            if (r.exitCode() == 0) found.add(finished(r.out()));
         }
         return found;
     }

@@ -32,17 +32,12 @@ public final class Slurm implements Cluster {
     }
 
     @Override
-    public Map<String, Job> jobs(List<String> names) {
-        Set<String> wanted = new HashSet<>(names);
-        Map<String, Job> found = new HashMap<>();
+    public List<Job> jobs(String prefix, Collection<String> names) {
+        List<Job> found = new ArrayList<>(); // scontrol lists finished jobs too, until MinJobAge: names need no second call
         for (String line : commands.run(List.of("scontrol", "show", "job", "-o"), null).split("\n")) {
             Map<String, String> f = fields(line);
             String name = f.get("JobName");
-            if (name == null || !wanted.contains(name)) continue;
-            Job job = job(f);
-            Job earlier = found.get(name);
-            // A name submitted twice (should not happen) is judged by its newest job.
-            if (earlier == null || Long.parseLong(job.id()) > Long.parseLong(earlier.id())) found.put(name, job);
+            if (name != null && name.startsWith(prefix)) found.add(job(f));
         }
         return found;
     }

@@ -1,5 +1,6 @@
 package io.flash.batch.core;
 
+import io.flash.schema.ClusterCommand;
 import io.flash.schema.FrameworkHeartbeat;
 import io.flash.schema.LogChunk;
 import io.flash.schema.TaskEvent;
@@ -8,6 +9,9 @@ import io.flash.schema.TaskEvent;
 public interface BatchOutbox {
 
     void event(TaskEvent event);
+
+    /** To the cluster worker of the shard's partition: what the cluster must do. */
+    void command(ClusterCommand command);
 
     void heartbeat(FrameworkHeartbeat heartbeat);
 

@@ -1,7 +1,6 @@
 package io.flash.batch.core;
 
 import io.flash.batch.cluster.Cluster;
-import io.flash.batch.cluster.JobScripts;
 import io.flash.common.framework.CatchUp;
 import io.flash.common.framework.FrameworkEvents;
 import io.flash.common.framework.FrameworkHeartbeats;
@@ -12,11 +11,14 @@ import java.util.*;
 
 /**
  * One shard of a batch-cluster framework: level 2 is the cluster's own scheduler. Each attempt the
- * dispatcher sends becomes one cluster job named after the attempt (a restarted shard finds the
- * jobs it submitted before it could remember them, so none is submitted twice); the cluster's
- * states become task events; cancels and fences become cancellations; the cluster's partitions
- * become the shard's heartbeat — and a controller that does not answer stops it, so the
- * dispatcher's DOWN and re-dispatch path takes over. No Kafka here: the topology adapts.
+ * dispatcher sends becomes one cluster job named after it ({@link ClusterNames}). The shard decides
+ * and its cluster worker acts ({@link ClusterWorker}): the shard sends commands (submit, cancel,
+ * forget) and reads reports (submitted, refused, unreachable, and each look at the cluster), so it
+ * never waits on a cluster tool. Every look reconciles: a held attempt is matched with its job by
+ * name and id; a job that ended becomes a task event, one the cluster forgot ends by the exit status
+ * its script left; a queued or running job no attempt holds is cancelled. The cluster's partitions
+ * become the shard's heartbeat, and a silent controller stops it, so the dispatcher's DOWN and
+ * re-dispatch path takes over. No Kafka here: the topology adapts.
  */
 public final class BatchShard {
 
@@ -27,22 +29,17 @@ public final class BatchShard {
     private final BatchSettings settings;
     private final BatchStore store;
     private final BatchOutbox outbox;
-    private final Cluster cluster;
-    private final JobScripts scripts;
     private final Workspaces workspaces;
     private final FrameworkEvents events;
     private final HoldNotices holds = new HoldNotices();
     private final CatchUp catchUp;
     private final int shard;
 
-    public BatchShard(BatchSettings settings, int shard, BatchStore store, BatchOutbox outbox, Cluster cluster, JobScripts scripts,
-                      Workspaces workspaces, long now) {
+    public BatchShard(BatchSettings settings, int shard, BatchStore store, BatchOutbox outbox, Workspaces workspaces, long now) {
         this.settings = settings;
         this.shard = shard;
         this.store = store;
         this.outbox = outbox;
-        this.cluster = cluster;
-        this.scripts = scripts;
         this.workspaces = workspaces;
         this.events = new FrameworkEvents(settings.frameworkId(), shard);
         this.catchUp = new CatchUp(settings.fenceAfterAbsence().toMillis(), shard, new CatchUp.Persisted() {
@@ -72,11 +69,11 @@ public final class BatchShard {
             cancel(ready, now);
         } else if (store.waiting().get(id) == null && store.submitted().get(id) == null) { // else a redelivery
             store.waiting().put(id, dispatch);
-            if (!catchUp.holding()) submitWaiting(now);
+            submitWaiting(now);
         }
     }
 
-    /** Not submitted yet: dropped (and reported, unless the dispatcher fenced it). Submitted: cancelled in the cluster. */
+    /** Not sent yet: dropped (and reported, unless the dispatcher fenced it). Sent: cancelled in the cluster once its id is known. */
     private void cancel(TaskReady ready, long now) {
         String id = ready.getAttemptId();
         if (store.waiting().get(id) != null) {
@@ -85,147 +82,190 @@ public final class BatchShard {
             if (!ready.getFence()) outbox.event(events.cancelledWhileQueued(ready, now));
         } else if (store.submitted().get(id) != null) {
             store.marks().put((ready.getFence() ? "fenced/" : "cancelled/") + id, now);
-            tryCancel(id);
+            String clusterId = store.clusterIds().get(id);
+            if (clusterId != null) command(ClusterAction.CANCEL, id, clusterId, null, now);
         }
     }
 
-    private void tryCancel(String attemptId) {
-        try {
-            cluster.cancel(store.clusterIds().get(attemptId));
-        } catch (Cluster.Unreachable e) {
-            // asked again every tick until the cluster reports the job ended
-        }
-    }
-
-    /** On a dispatch or the catch-up marker: submits what waits (one look at the cluster for their names first). */
+    /** Sends what waits to the worker, in attempt order (unless the shard is catching up on fences). */
     private void submitWaiting(long now) {
-        List<TaskDispatch> waiting = store.waiting().values();
-        if (waiting.isEmpty() || catchUp.holding()) return;
-        try {
-            submitWaiting(waiting, cluster.jobs(names(waiting)), now);
-        } catch (Cluster.Unreachable e) {
-            holdWaiting(e, now);
-        }
-    }
-
-    /** Submits what waits, in attempt order; a job already in the cluster under the attempt's name is adopted, not submitted again. */
-    private void submitWaiting(List<TaskDispatch> waiting, Map<String, Cluster.Job> known, long now) {
-        for (TaskDispatch d : waiting) {
-            TaskReady r = d.getReady();
-            Cluster.Job existing = known.get(r.getAttemptId());
-            String jobId;
-            try {
-                jobId = existing != null ? existing.id() : cluster.submit(spec(r));
-            } catch (Cluster.Rejected e) { // made from the task, so the user's to fix; the cluster itself is well
-                store.waiting().delete(r.getAttemptId());
-                holds.forget(r.getAttemptId());
-                Cluster.Job refused = new Cluster.Job(null, r.getAttemptId(), Cluster.Phase.FAILED, "refused", null, null, null);
-                outbox.event(events.reported(r, null, report(r, refused, AttemptState.FAILED, FailureClass.USER,
-                        "the cluster refused the job: " + e.getMessage(), now), null, null));
-                continue;
-            }
-            store.waiting().delete(r.getAttemptId());
-            store.submitted().put(r.getAttemptId(), d);
-            store.clusterIds().put(r.getAttemptId(), jobId);
-            store.marks().put("submitted/" + r.getAttemptId(), now);
-            holds.forget(r.getAttemptId());
-            outbox.event(events.placed(r, settings.frameworkId(), now));
-        }
-    }
-
-    private void holdWaiting(Cluster.Unreachable e, long now) {
+        if (catchUp.holding()) return;
         for (TaskDispatch d : store.waiting().values()) {
-            String reason = settings.frameworkId() + " shard " + shard + ": the cluster's controller does not answer ("
-                    + e.getMessage() + ")";
+            String id = d.getReady().getAttemptId();
+            store.waiting().delete(id);
+            store.submitted().put(id, d);
+            store.marks().put("sent/" + id, now);
+            command(ClusterAction.SUBMIT, id, null, d.getReady(), now);
+        }
+    }
+
+    private void command(ClusterAction action, String attemptId, String clusterId, TaskReady ready, long now) {
+        outbox.command(ClusterCommand.newBuilder().setShard(shard).setAction(action).setAttemptId(attemptId)
+                .setJobName(ClusterNames.of(settings.frameworkId(), shard, attemptId)).setReady(ready).setClusterJobId(clusterId)
+                .setAt(now).build());
+    }
+
+    public void onReport(ClusterReport report, long now) {
+        noticeReturn(now);
+        switch (report.getKind()) {
+            case SUBMITTED -> submitted(report.getAttemptId(), report.getClusterJobId(), now);
+            case REFUSED -> refused(report.getAttemptId(), report.getReason(), now);
+            case UNREACHABLE -> unreachable(report, now);
+            case STATES -> looked(report, now);
+        }
+    }
+
+    /** The attempt's job is in the cluster: the first id reported is kept, a second job under its name is cancelled. */
+    private void submitted(String id, String clusterId, long now) {
+        TaskDispatch held = store.submitted().get(id);
+        if (held == null) held = store.waiting().get(id); // reported unreachable, yet it went through
+        String kept = store.clusterIds().get(id);
+        if (held == null || (kept != null && !kept.equals(clusterId))) { // no attempt holds this job: it must not run unseen
+            command(ClusterAction.CANCEL, id, clusterId, null, now);
+            return;
+        }
+        if (kept != null) return; // said again (a redelivered command, or a look that saw it first)
+        store.waiting().delete(id);
+        store.submitted().put(id, held);
+        store.clusterIds().put(id, clusterId);
+        store.marks().put("submitted/" + id, now);
+        store.marks().delete("sent/" + id);
+        holds.forget(id);
+        outbox.event(events.placed(held.getReady(), settings.frameworkId(), now));
+        if (stoppedByFlash(id)) command(ClusterAction.CANCEL, id, clusterId, null, now);
+    }
+
+    /** The cluster refused the job as made from the task: the user's to fix; the cluster itself is well. */
+    private void refused(String id, String reason, long now) {
+        TaskDispatch held = store.submitted().get(id);
+        if (held == null || store.clusterIds().get(id) != null) return;
+        TaskReady r = held.getReady();
+        Cluster.Job refused = new Cluster.Job(null, id, Cluster.Phase.FAILED, "refused", null, null, null);
+        TaskEvent failed = events.reported(r, null, report(r, refused, AttemptState.FAILED, FailureClass.USER,
+                "the cluster refused the job: " + reason, now), store.marks().get("fenced/" + id), null);
+        release(id, failed, now);
+    }
+
+    /** The controller did not answer: a submission it did not take waits again; what waits is held, said once. */
+    private void unreachable(ClusterReport report, long now) {
+        String id = report.getAttemptId();
+        if (id != null && store.submitted().get(id) != null && store.clusterIds().get(id) == null) {
+            TaskDispatch d = store.submitted().get(id);
+            store.submitted().delete(id);
+            store.marks().delete("sent/" + id);
+            if (stoppedByFlash(id)) { // cancelled before it reached the cluster
+                boolean fenced = store.marks().get("fenced/" + id) != null;
+                for (String mark : List.of("cancelled/", "fenced/")) store.marks().delete(mark + id);
+                if (!fenced) outbox.event(events.cancelledWhileQueued(d.getReady(), now));
+                return;
+            }
+            store.waiting().put(id, d);
+        }
+        String reason = settings.frameworkId() + " shard " + shard + ": the cluster's controller does not answer (" + report.getReason() + ")";
+        for (TaskDispatch d : store.waiting().values()) {
             if (holds.due(d.getReady().getAttemptId(), reason)) outbox.event(events.held(d.getReady(), reason, now));
         }
     }
 
-    private static List<String> names(Collection<TaskDispatch> dispatches) {
-        return dispatches.stream().map(d -> d.getReady().getAttemptId()).toList();
-    }
-
-    private Cluster.JobSpec spec(TaskReady r) {
-        TaskDefinition task = r.getTask();
-        // A Slurm partition or a Grid Engine queue, named by the task's node labels.
-        Map<String, String> labels = task.getNodeLabels() == null ? Map.of() : task.getNodeLabels();
-        String partition = labels.getOrDefault("partition", labels.get("queue"));
-        return new Cluster.JobSpec(r.getAttemptId(), task.getResources().getCpu(), task.getResources().getMemoryBytes(),
-                JobScripts.clusterTimeLimitSeconds(task.getTimeoutSeconds()), partition, scripts.script(r), scripts.outputFile(r.getJobId(), r.getAttemptId()).toString(),
-                scripts.container(r));
-    }
-
-    /** The shard's clock: submit, read the cluster's states, heartbeat — or, with the controller silent, nothing. */
-    public void tick(long now) {
-        noticeAbsence(now);
-        List<TaskDispatch> waiting = store.waiting().values();
-        List<String> names = new ArrayList<>(names(waiting));
-        names.addAll(names(store.submitted().values()));
-        Map<String, Cluster.Job> jobs;
-        List<Cluster.Partition> partitions;
-        try {
-            jobs = cluster.jobs(names); // one look serves both: what waits is adopted or submitted, the rest is read
-            if (!waiting.isEmpty() && !catchUp.holding()) submitWaiting(waiting, jobs, now);
-            partitions = cluster.partitions();
-        } catch (Cluster.Unreachable e) {
-            if (!catchUp.holding()) holdWaiting(e, now);
-            return; // silence: the dispatcher judges the framework DOWN and moves what it has not placed
+    /** One look at the cluster: reconcile every attempt held with the jobs seen, then heartbeat with what the cluster offers. */
+    private void looked(ClusterReport look, long now) {
+        Map<String, List<Cluster.Job>> byAttempt = new HashMap<>();
+        for (ClusterJobState state : look.getJobs()) {
+            String attempt = ClusterNames.attemptOf(settings.frameworkId(), state.getName());
+            if (attempt != null) byAttempt.computeIfAbsent(attempt, a -> new ArrayList<>()).add(ClusterStates.job(state));
         }
-        List<TaskDispatch> queued = new ArrayList<>(store.waiting().values());
+        byAttempt.forEach((attempt, jobs) -> reconcile(attempt, jobs, now));
+        submitWaiting(now); // the cluster answers: what was held goes now
+        List<TaskDispatch> queued = new ArrayList<>();
         for (TaskDispatch d : store.submitted().values()) {
             String id = d.getReady().getAttemptId();
-            Cluster.Job job = jobs.get(id);
-            if (job == null && Objects.equals(store.marks().get("submitted/" + id), now)) { // submitted just now
+            String clusterId = store.clusterIds().get(id);
+            Cluster.Job job = clusterId == null ? null : byAttempt.getOrDefault(id, List.of()).stream()
+                    .filter(j -> clusterId.equals(j.id())).findFirst().orElse(null);
+            if (clusterId == null || (job == null && Objects.requireNonNullElse(store.marks().get("submitted/" + id), 0L) >= look.getLookedAt())) {
+                queued.add(d); // not in the cluster yet, or submitted after this look began
+            } else if (job == null) {
+                gone(d.getReady(), clusterId, now);
+            } else if (seen(d.getReady(), job, now)) {
                 queued.add(d);
-                continue;
-            }
-            if (job == null) { // forgotten by the cluster already (a short MinJobAge): the job script left its exit status
-                Integer exit = workspaces.exitStatus(d.getReady().getJobId(), id);
-                if (exit != null) {
-                    streamLog(d.getReady(), null, true, now);
-                    release(id, ended(d.getReady(), new Cluster.Job(store.clusterIds().get(id), id,
-                            exit == 0 ? Cluster.Phase.SUCCEEDED : Cluster.Phase.FAILED, "exited " + exit, exit, null, null), now));
-                    continue;
-                }
-                if (stoppedByFlash(id)) { // a cancelled pod is deleted: gone with its status (Kubernetes)
-                    release(id, ended(d.getReady(), new Cluster.Job(store.clusterIds().get(id), id, Cluster.Phase.CANCELLED,
-                            "deleted", null, null, null), now));
-                    continue;
-                }
-                Long submittedAt = store.marks().get("submitted/" + id);
-                if (submittedAt != null && now - submittedAt > settings.forgetAfter().toMillis()) {
-                    release(id, events.lost(d.getReady(), null, FailureClass.NODE_LOST, "the cluster no longer knows job "
-                            + store.clusterIds().get(id), now));
-                }
-                continue;
-            }
-            boolean stopping = stoppedByFlash(id);
-            switch (job.phase()) {
-                case QUEUED -> {
-                    queued.add(d);
-                    if (stopping) tryCancel(id);
-                }
-                case RUNNING -> {
-                    if (stopping) tryCancel(id);
-                    if (store.marks().get("started/" + id) == null) {
-                        store.marks().put("started/" + id, now);
-                        TaskEvent started = events.reported(d.getReady(), job.node(), report(d.getReady(), job, AttemptState.STARTED, null, null, now),
-                                null, null);
-                        started.setCostPerHour(job.costPerHour()); // the node is known once it runs, and with it the price
-                        outbox.event(started);
-                    }
-                    streamLog(d.getReady(), job.node(), false, now);
-                }
-                default -> {
-                    streamLog(d.getReady(), job.node(), true, now);
-                    release(id, ended(d.getReady(), job, now));
-                }
             }
         }
-        List<FrameworkHeartbeats.Offer> offers = partitions.stream().filter(p -> p.nodesUp() > 0).map(p -> new FrameworkHeartbeats.Offer(
-                new Capacity(p.cpusTotal(), p.memoryTotal(), 0L, 0), new Capacity(p.cpusIdle(), p.memoryFree(), 0L, 0),
-                settings.diskType(), settings.network(), p.labels())).toList();
+        queued.addAll(store.waiting().values());
+        List<FrameworkHeartbeats.Offer> offers = look.getPartitions().stream().map(ClusterStates::partition).filter(p -> p.nodesUp() > 0)
+                .map(p -> new FrameworkHeartbeats.Offer(new Capacity(p.cpusTotal(), p.memoryTotal(), 0L, 0),
+                        new Capacity(p.cpusIdle(), p.memoryFree(), 0L, 0), settings.diskType(), settings.network(), p.labels())).toList();
         outbox.heartbeat(FrameworkHeartbeats.of(settings.frameworkId(), shard, settings.acceptLimit(), offers, queued, now));
+    }
+
+    /**
+     * The jobs under one attempt's name: one the shard sent but has no id for yet is adopted (its
+     * report is on the way, or its worker died before sending it); every queued or running job no
+     * attempt holds under that id is cancelled.
+     */
+    private void reconcile(String attempt, List<Cluster.Job> jobs, long now) {
+        boolean held = store.submitted().get(attempt) != null || store.waiting().get(attempt) != null;
+        if (held && store.clusterIds().get(attempt) == null) {
+            jobs.stream().max(Comparator.comparing(j -> numeric(j.id()))).ifPresent(j -> submitted(attempt, j.id(), now));
+        }
+        String kept = store.clusterIds().get(attempt);
+        for (Cluster.Job job : jobs) {
+            boolean active = job.phase() == Cluster.Phase.QUEUED || job.phase() == Cluster.Phase.RUNNING;
+            if (active && !job.id().equals(kept)) command(ClusterAction.CANCEL, attempt, job.id(), null, now);
+        }
+    }
+
+    private static long numeric(String id) {
+        try {
+            return Long.parseLong(id);
+        } catch (NumberFormatException e) {
+            return 0; // a pod's name: there is one per attempt
+        }
+    }
+
+    /** A job the cluster no longer lists: ended by the exit status its script left, or lost once forgotten long enough. */
+    private void gone(TaskReady r, String clusterId, long now) {
+        String id = r.getAttemptId();
+        Integer exit = workspaces.exitStatus(r.getJobId(), id);
+        if (exit != null) {
+            streamLog(r, null, true, now);
+            release(id, ended(r, new Cluster.Job(clusterId, id, exit == 0 ? Cluster.Phase.SUCCEEDED : Cluster.Phase.FAILED,
+                    "exited " + exit, exit, null, null), now), now);
+        } else if (stoppedByFlash(id)) { // a cancelled pod is deleted: gone with its status (Kubernetes)
+            release(id, ended(r, new Cluster.Job(clusterId, id, Cluster.Phase.CANCELLED, "deleted", null, null, null), now), now);
+        } else {
+            Long submittedAt = store.marks().get("submitted/" + id);
+            if (submittedAt != null && now - submittedAt > settings.forgetAfter().toMillis()) {
+                release(id, events.lost(r, null, FailureClass.NODE_LOST, "the cluster no longer knows job " + clusterId, now), now);
+            }
+        }
+    }
+
+    /** @return whether the job still waits in the cluster (queued demand for the heartbeat) */
+    private boolean seen(TaskReady r, Cluster.Job job, long now) {
+        String id = r.getAttemptId();
+        boolean stopping = stoppedByFlash(id);
+        switch (job.phase()) {
+            case QUEUED -> {
+                if (stopping) command(ClusterAction.CANCEL, id, job.id(), null, now); // asked again until it ends
+                return true;
+            }
+            case RUNNING -> {
+                if (stopping) command(ClusterAction.CANCEL, id, job.id(), null, now);
+                if (store.marks().get("started/" + id) == null) {
+                    store.marks().put("started/" + id, now);
+                    TaskEvent started = events.reported(r, job.node(), report(r, job, AttemptState.STARTED, null, null, now), null, null);
+                    started.setCostPerHour(job.costPerHour()); // the node is known once it runs, and with it the price
+                    outbox.event(started);
+                }
+                streamLog(r, job.node(), false, now);
+                return false;
+            }
+            default -> {
+                streamLog(r, job.node(), true, now);
+                release(id, ended(r, job, now), now);
+                return false;
+            }
+        }
     }
 
     /** Flash asked the cluster to stop it: a cancel or a fence. */
@@ -304,17 +344,20 @@ public final class BatchShard {
         store.marks().put(LOG_SEQ + id, seq + 1);
     }
 
-    private void release(String id, TaskEvent end) {
+    private void release(String id, TaskEvent end, long now) {
         String clusterId = store.clusterIds().get(id);
-        try {
-            if (clusterId != null) cluster.forget(clusterId);
-        } catch (Cluster.Unreachable e) {
-            // a finished job the cluster keeps holds no resources; docs/frameworks.md says how to clear one
-        }
+        // a cluster that keeps finished jobs until told (Kubernetes) lets this one go; Slurm and Grid Engine purge their own
+        if (clusterId != null) command(ClusterAction.FORGET, id, clusterId, null, now);
         store.submitted().delete(id);
         store.clusterIds().delete(id);
-        for (String mark : List.of("submitted/", "started/", "cancelled/", "fenced/", LOG_OFFSET, LOG_SEQ)) store.marks().delete(mark + id);
+        holds.forget(id);
+        for (String mark : List.of("sent/", "submitted/", "started/", "cancelled/", "fenced/", LOG_OFFSET, LOG_SEQ)) store.marks().delete(mark + id);
         outbox.event(end);
+    }
+
+    /** The shard's clock between looks: a shard back from a long absence reads the fences before it sends anything. */
+    public void tick(long now) {
+        noticeAbsence(now);
     }
 
     private void noticeReturn(long now) {

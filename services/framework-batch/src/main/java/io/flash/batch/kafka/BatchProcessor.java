@@ -1,9 +1,9 @@
 package io.flash.batch.kafka;
 
-import io.flash.batch.cluster.Cluster;
-import io.flash.batch.cluster.JobScripts;
 import io.flash.batch.core.*;
 import io.flash.common.streams.StoreTable;
+import io.flash.schema.ClusterCommand;
+import io.flash.schema.ClusterReport;
 import io.flash.schema.FrameworkHeartbeat;
 import io.flash.schema.LogChunk;
 import io.flash.schema.TaskDispatch;
@@ -21,24 +21,21 @@ import static io.flash.batch.kafka.BatchTopology.*;
 
 /**
  * Adapts one batch shard ({@link BatchShard}) to its stream task: records of its tasks partition
- * and the wall clock's ticks in, its stores as the shard's tables, what it publishes to the sinks.
+ * and cluster reports and the wall clock's ticks in, its stores as the shard's tables, what it
+ * publishes (events, heartbeats, logs, cluster commands) to the sinks.
  * Holds no decision.
  */
 final class BatchProcessor implements Processor<String, SpecificRecord, String, SpecificRecord> {
 
     private final BatchSettings settings;
     private final Duration tick;
-    private final Cluster cluster;
-    private final JobScripts scripts;
     private final Workspaces workspaces;
     private final Clock clock;
     private BatchShard shard;
 
-    BatchProcessor(BatchSettings settings, Duration tick, Cluster cluster, JobScripts scripts, Workspaces workspaces, Clock clock) {
+    BatchProcessor(BatchSettings settings, Duration tick, Workspaces workspaces, Clock clock) {
         this.settings = settings;
         this.tick = tick;
-        this.cluster = cluster;
-        this.scripts = scripts;
         this.workspaces = workspaces;
         this.clock = clock;
     }
@@ -64,6 +61,10 @@ final class BatchProcessor implements Processor<String, SpecificRecord, String, 
                 context.forward(new Record<String, SpecificRecord>(event.getJobId(), event, clock.millis()), EVENTS_SINK);
             }
 
+            public void command(ClusterCommand command) {
+                context.forward(new Record<String, SpecificRecord>(command.getAttemptId(), command, clock.millis()), COMMANDS_SINK);
+            }
+
             public void heartbeat(FrameworkHeartbeat hb) {
                 context.forward(new Record<String, SpecificRecord>(hb.getFrameworkId() + "/" + hb.getShard(), hb, clock.millis()),
                         HEARTBEAT_SINK);
@@ -77,7 +78,7 @@ final class BatchProcessor implements Processor<String, SpecificRecord, String, 
                 context.forward(new Record<String, SpecificRecord>(key, null, clock.millis()), OWN_TASKS_SINK);
             }
         };
-        shard = new BatchShard(settings, context.taskId().partition(), store, outbox, cluster, scripts, workspaces, clock.millis());
+        shard = new BatchShard(settings, context.taskId().partition(), store, outbox, workspaces, clock.millis());
         context.schedule(tick, PunctuationType.WALL_CLOCK_TIME, ts -> shard.tick(clock.millis()));
     }
 
@@ -86,5 +87,6 @@ final class BatchProcessor implements Processor<String, SpecificRecord, String, 
         long now = clock.millis();
         if (record.value() == null) shard.onMarker(record.key(), now);
         else if (record.value() instanceof TaskDispatch dispatch) shard.onDispatch(dispatch, now);
+        else if (record.value() instanceof ClusterReport report) shard.onReport(report, now);
     }
 }

@@ -70,19 +70,17 @@ public final class Kubernetes implements Cluster {
     }
 
     @Override
-    public Map<String, Job> jobs(List<String> names) {
-        if (names.isEmpty()) return Map.of();
-        Set<String> wanted = new HashSet<>(names);
+    public List<Job> jobs(String prefix, Collection<String> names) {
         List<Pod> pods = call(() -> client.pods().inNamespace(settings.namespace())
                 .withLabel(PodManifests.FRAMEWORK_LABEL, PodManifests.labelValue(settings.frameworkId())).list().getItems());
-        Map<String, Job> found = new HashMap<>();
+        List<Job> found = new ArrayList<>(); // a pod stays until deleted: finished ones are listed like the rest
         for (Pod pod : pods) {
-            String attempt = pod.getMetadata().getAnnotations() == null ? null : pod.getMetadata().getAnnotations().get(PodManifests.ATTEMPT_ANNOTATION);
-            if (attempt == null || !wanted.contains(attempt)) continue;
+            String name = pod.getMetadata().getAnnotations() == null ? null : pod.getMetadata().getAnnotations().get(PodManifests.ATTEMPT_ANNOTATION);
+            if (name == null || !name.startsWith(prefix)) continue;
             String nodeName = pod.getSpec().getNodeName();
             Node node = nodeName == null ? null : node(nodeName);
             PodPhases.Read read = PodPhases.read(pod, node == null ? null : PodManifests.spot(labels(node)));
-            found.put(attempt, new Job(pod.getMetadata().getName(), attempt, read.phase(), read.state(), read.exitCode(), nodeName,
+            found.add(new Job(pod.getMetadata().getName(), name, read.phase(), read.state(), read.exitCode(), nodeName,
                     read.reason(), node == null ? null : costPerHour(pod, node)));
         }
         return found;

@@ -2,6 +2,7 @@ package io.flash.batch.kubernetes;
 
 import io.fabric8.kubernetes.api.model.*;
 import io.flash.batch.cluster.Cluster;
+import io.flash.batch.core.ClusterNames;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -41,6 +42,12 @@ public final class PodManifests {
         return "flash-" + (readable.isEmpty() ? "" : readable + "-") + hash(attemptId);
     }
 
+    /** The pod is named after the attempt, not the whole job name, so its logs are found from the attempt alone (PodLogs). */
+    private static String attempt(KubernetesSettings settings, Cluster.JobSpec spec) {
+        String attempt = ClusterNames.attemptOf(settings.frameworkId(), spec.name());
+        return attempt != null ? attempt : spec.name();
+    }
+
     public static Pod pod(KubernetesSettings settings, Cluster.JobSpec spec) {
         Cluster.Container c = spec.container();
         Quantity cpu = new Quantity(Long.toString(Math.max(1, Math.round(spec.cpus() * 1000))) + "m");
@@ -50,7 +57,7 @@ public final class PodManifests {
         env.add(new EnvVarBuilder().withName("FLASH_NODE_ID").withNewValueFrom().withNewFieldRef().withFieldPath("spec.nodeName")
                 .endFieldRef().endValueFrom().build());
         return new PodBuilder()
-                .withNewMetadata().withName(podName(spec.name())).withNamespace(settings.namespace())
+                .withNewMetadata().withName(podName(attempt(settings, spec))).withNamespace(settings.namespace())
                 .addToLabels(FRAMEWORK_LABEL, labelValue(settings.frameworkId()))
                 .addToLabels(NETWORK_LABEL, c.network() ? "bridge" : "none") // infra/k8s's NetworkPolicy isolates "none"
                 .addToAnnotations(ATTEMPT_ANNOTATION, spec.name()).addToAnnotations(JOB_ANNOTATION, c.jobId())

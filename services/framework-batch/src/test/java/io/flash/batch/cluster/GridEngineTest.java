@@ -56,7 +56,7 @@ class GridEngineTest {
     void aDeletedJobEndsCancelledAndTheQueueSaysWhatItOffers() throws Exception {
         String name = name();
         String id = sge.submit(new Cluster.JobSpec(name, 1, 64L << 20, null, null, "sleep 300\n", dir.resolve("long.out").toString()));
-        for (int i = 0; i < 60 && sge.jobs(List.of(name)).get(name).phase() != Cluster.Phase.RUNNING; i++) Thread.sleep(500);
+        for (int i = 0; i < 60 && OneMachineCluster.job(sge, name).phase() != Cluster.Phase.RUNNING; i++) Thread.sleep(500);
         sge.cancel(id);
         assertEquals(Cluster.Phase.CANCELLED, awaitEnd(name).phase());
         List<Cluster.Partition> queues = sge.partitions();

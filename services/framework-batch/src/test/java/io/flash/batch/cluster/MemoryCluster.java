@@ -8,6 +8,8 @@ public final class MemoryCluster implements Cluster {
     public final Map<String, Job> jobs = new LinkedHashMap<>();
     public final List<String> submitted = new ArrayList<>(), cancelled = new ArrayList<>();
     public boolean down;
+    /** sbatch submits the job, then does not answer in time: the caller cannot know it went through. */
+    public boolean submitsThenTimesOut;
     private int nextId = 100;
 
     public void set(String name, Phase phase, Integer exit) {
@@ -21,14 +23,18 @@ public final class MemoryCluster implements Cluster {
         String id = Integer.toString(nextId++);
         submitted.add(spec.name());
         jobs.put(spec.name(), new Job(id, spec.name(), Phase.QUEUED, "PENDING", null, null, null));
+        if (submitsThenTimesOut) throw new Unreachable("sbatch did not answer within 10 s");
         return id;
     }
 
+    /** A second job under a name already taken (a submission repeated by a worker that died mid-call). */
+    public final List<Job> duplicates = new ArrayList<>();
+
     @Override
-    public Map<String, Job> jobs(List<String> names) {
+    public List<Job> jobs(String prefix, Collection<String> names) {
         if (down) throw new Unreachable("scontrol did not answer within 10 s");
-        Map<String, Job> found = new HashMap<>();
-        for (String n : names) if (jobs.containsKey(n)) found.put(n, jobs.get(n));
+        List<Job> found = new ArrayList<>(jobs.values().stream().filter(j -> j.name().startsWith(prefix)).toList());
+        found.addAll(duplicates);
         return found;
     }
 

@@ -38,11 +38,16 @@ final class OneMachineCluster {
     static Cluster.Job awaitEnd(Cluster cluster, String name, java.time.Duration within) throws InterruptedException {
         long deadline = System.nanoTime() + within.toNanos();
         while (System.nanoTime() < deadline) {
-            Cluster.Job job = cluster.jobs(List.of(name)).get(name);
+            Cluster.Job job = job(cluster, name);
             if (job != null && job.phase() != Cluster.Phase.QUEUED && job.phase() != Cluster.Phase.RUNNING) return job;
             Thread.sleep(500);
         }
         throw new AssertionError(name + " did not end within " + within);
+    }
+
+    /** The cluster's job of that name, or null. */
+    static Cluster.Job job(Cluster cluster, String name) {
+        return cluster.jobs(name, List.of(name)).stream().filter(j -> j.name().equals(name)).findFirst().orElse(null);
     }
 
     /** A fresh job name shaped like an attempt id. */

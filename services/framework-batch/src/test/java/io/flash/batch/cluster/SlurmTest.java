@@ -61,7 +61,7 @@ class SlurmTest {
         String name = name();
         String id = slurm.submit(new Cluster.JobSpec(name, 1, 64L << 20, null, null, "#!/bin/sh\nsleep 300\n",
                 dir.resolve("long.out").toString()));
-        for (int i = 0; i < 100 && slurm.jobs(List.of(name)).get(name).phase() != Cluster.Phase.RUNNING; i++) Thread.sleep(100);
+        for (int i = 0; i < 100 && OneMachineCluster.job(slurm, name).phase() != Cluster.Phase.RUNNING; i++) Thread.sleep(100);
         slurm.cancel(id);
         assertEquals(Cluster.Phase.CANCELLED, awaitEnd(name).phase());
     }

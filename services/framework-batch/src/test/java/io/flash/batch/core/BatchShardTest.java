@@ -31,7 +31,7 @@ class BatchShardTest {
     private final Map<String, Integer> exits = new HashMap<>();
     private long now = 100_000;
 
-    private BatchShard shard() {
+    private WiredShard wired() {
         Workspaces workspaces = new Workspaces() {
             public boolean oomKilled(String jobId, String attemptId) { return oomMarks.contains(attemptId); }
             public boolean timedOut(String jobId, String attemptId) { return timeoutMarks.contains(attemptId); }
@@ -48,16 +48,25 @@ class BatchShardTest {
             public String tail(String jobId, String attemptId) { return "tail of " + attemptId; }
             public Integer exitStatus(String jobId, String attemptId) { return exits.get(attemptId); }
         };
-        return new BatchShard(new BatchSettings("slurm", 500, Duration.ofMinutes(10), Duration.ofSeconds(20), DiskType.SSD, false), 0,
-                memory, memory, cluster, new JobScripts("slurm", Path.of("/shared/flash"), 128), workspaces, now);
+        return new WiredShard(new BatchSettings("slurm", 500, Duration.ofMinutes(10), Duration.ofSeconds(20), DiskType.SSD, false),
+                memory, cluster, new JobScripts("slurm", Path.of("/shared/flash"), 128), workspaces, now);
     }
 
-    private final BatchShard shard = shard();
+    private final WiredShard wired = wired();
+
+    /** The cluster job's name of task {@code name}'s first attempt in job j, on shard 0. */
+    private static String job(String name) {
+        return "slurm.0.j." + name + ".1";
+    }
 
     private TaskReady dispatch(String name) {
         TaskReady r = ready("j", task(name), 1);
-        shard.onDispatch(TaskDispatch.newBuilder().setFrameworkId("slurm").setShard(0).setReady(r).setDispatchedAt(now).build(), now);
+        send(r);
         return r;
+    }
+
+    private void send(TaskReady r) {
+        wired.dispatch(TaskDispatch.newBuilder().setFrameworkId("slurm").setShard(0).setReady(r).setDispatchedAt(now).build(), now);
     }
 
     private List<TaskEventType> types() {
@@ -70,20 +79,20 @@ class BatchShardTest {
 
     private void tick() {
         now += 2_000;
-        shard.tick(now);
+        wired.tick(now);
     }
 
     @Test
     void anAttemptBecomesOneClusterJobNamedAfterItAndItsStatesBecomeEvents() {
         TaskReady r = dispatch("a");
-        assertEquals(List.of("j.a.1"), cluster.submitted);
+        assertEquals(List.of(job("a")), cluster.submitted);
         assertEquals(List.of(TaskEventType.PLACED), types());
         tick();
-        cluster.set("j.a.1", Cluster.Phase.RUNNING, null);
+        cluster.set(job("a"), Cluster.Phase.RUNNING, null);
         tick();
         tick();
         assertEquals(List.of(TaskEventType.PLACED, TaskEventType.STARTED), types(), "started once");
-        cluster.set("j.a.1", Cluster.Phase.SUCCEEDED, 0);
+        cluster.set(job("a"), Cluster.Phase.SUCCEEDED, 0);
         tick();
         assertEquals(TaskEventType.SUCCEEDED, last().getType());
         assertEquals("tail of j.a.1", last().getStdoutTail());
@@ -108,7 +117,7 @@ class BatchShardTest {
         ends.keySet().forEach(this::dispatch);
         oomMarks.add("j.kernel.1");
         timeoutMarks.add("j.watchdog.1");
-        ends.forEach((name, phase) -> cluster.set("j." + name + ".1", phase, phase == Cluster.Phase.FAILED ? (name.equals("user") ? 3 : 137) : null));
+        ends.forEach((name, phase) -> cluster.set(job(name), phase, phase == Cluster.Phase.FAILED ? (name.equals("user") ? 3 : 137) : null));
         tick();
         Map<String, TaskEvent> byTask = new HashMap<>();
         events.stream().filter(e -> e.getType() != TaskEventType.PLACED).forEach(e -> byTask.put(e.getTaskId(), e));
@@ -126,7 +135,7 @@ class BatchShardTest {
 
     @Test
     void aJobAlreadyInTheClusterUnderTheAttemptsNameIsAdoptedNotSubmittedAgain() {
-        cluster.jobs.put("j.a.1", new Cluster.Job("42", "j.a.1", Cluster.Phase.RUNNING, "RUNNING", null, "c1", null));
+        cluster.jobs.put(job("a"), new Cluster.Job("42", job("a"), Cluster.Phase.RUNNING, "RUNNING", null, "c1", null));
         dispatch("a"); // the shard submitted it, then died before it could remember
         assertTrue(cluster.submitted.isEmpty());
         assertEquals("42", ids.get("j.a.1"));
@@ -149,7 +158,7 @@ class BatchShardTest {
         assertTrue(events.get(0).getReason().contains("the cluster's controller does not answer"), events.get(0).getReason());
         cluster.down = false;
         tick();
-        assertEquals(List.of("j.a.1"), cluster.submitted);
+        assertEquals(List.of(job("a")), cluster.submitted);
         assertEquals(2, heartbeats.size());
         assertEquals(1, heartbeats.get(1).getQueued(), "pending in the cluster counts as queued demand");
     }
@@ -157,13 +166,11 @@ class BatchShardTest {
     @Test
     void aCancelStopsTheJobAndItNeverReportsSuccessWhileAFencedOnesEndIsTheFrameworks() {
         TaskReady a = dispatch("a"), b = dispatch("b");
-        shard.onDispatch(TaskDispatch.newBuilder().setFrameworkId("slurm").setShard(0)
-                .setReady(TaskReady.newBuilder(a).setCancel(true).build()).setDispatchedAt(now).build(), now);
-        shard.onDispatch(TaskDispatch.newBuilder().setFrameworkId("slurm").setShard(0)
-                .setReady(TaskReady.newBuilder(b).setCancel(true).setFence(true).build()).setDispatchedAt(now).build(), now);
+        send(TaskReady.newBuilder(a).setCancel(true).build());
+        send(TaskReady.newBuilder(b).setCancel(true).setFence(true).build());
         assertEquals(List.of("100", "101"), cluster.cancelled);
-        cluster.set("j.a.1", Cluster.Phase.SUCCEEDED, 0); // it finished as the cancel arrived
-        cluster.set("j.b.1", Cluster.Phase.CANCELLED, null);
+        cluster.set(job("a"), Cluster.Phase.SUCCEEDED, 0); // it finished as the cancel arrived
+        cluster.set(job("b"), Cluster.Phase.CANCELLED, null);
         tick();
         Map<String, TaskEvent> byTask = new HashMap<>();
         events.stream().filter(e -> e.getType() != TaskEventType.PLACED).forEach(e -> byTask.put(e.getTaskId(), e));
@@ -190,8 +197,7 @@ class BatchShardTest {
     @Test
     void aCancelledJobTheClusterForgotBeforeAPollSawItEndsCancelledNotAsTheUsersFailure() {
         TaskReady a = dispatch("a");
-        shard.onDispatch(TaskDispatch.newBuilder().setFrameworkId("slurm").setShard(0)
-                .setReady(TaskReady.newBuilder(a).setCancel(true).build()).setDispatchedAt(now).build(), now);
+        send(TaskReady.newBuilder(a).setCancel(true).build());
         cluster.jobs.clear(); // cancelled and purged between two polls (MinJobAge of 2 s)
         exits.put("j.a.1", 143); // the script's exit status after the cancel's SIGTERM
         tick();
@@ -202,7 +208,7 @@ class BatchShardTest {
     @Test
     void aRunningJobsOutputGoesToTheLogTopicInWholeLinesInOrderAndEndsWithALastChunk() {
         dispatch("chatty");
-        cluster.set("j.chatty.1", Cluster.Phase.RUNNING, null);
+        cluster.set(job("chatty"), Cluster.Phase.RUNNING, null);
         StringBuilder out = outputs.computeIfAbsent("j.chatty.1", k -> new StringBuilder());
         out.append("line 1\nhalf");
         tick();
@@ -210,7 +216,7 @@ class BatchShardTest {
         out.append(" a line\n");
         tick();
         out.append("the end\n");
-        cluster.set("j.chatty.1", Cluster.Phase.SUCCEEDED, 0);
+        cluster.set(job("chatty"), Cluster.Phase.SUCCEEDED, 0);
         tick();
         assertEquals(List.of("line 1\n", "half a line\n", "the end\n"), logs.stream().map(LogChunk::getText).toList());
         assertEquals(List.of(0L, 1L, 2L), logs.stream().map(LogChunk::getSeq).toList());
@@ -224,12 +230,10 @@ class BatchShardTest {
     void aSuccessListsItsDeclaredOutputsAndOneThatLeftAnOutputOutFailsAsTheProgramsFault() {
         TaskReady good = ready("j", TaskDefinition.newBuilder(task("good")).setOutputs(List.of("a.txt")).build(), 1);
         TaskReady bad = ready("j", TaskDefinition.newBuilder(task("bad")).setOutputs(List.of("b.txt")).build(), 1);
-        for (TaskReady r : List.of(good, bad)) {
-            shard.onDispatch(TaskDispatch.newBuilder().setFrameworkId("slurm").setShard(0).setReady(r).setDispatchedAt(now).build(), now);
-        }
+        for (TaskReady r : List.of(good, bad)) send(r);
         filesInWorkspace.add("a.txt");
-        cluster.set("j.good.1", Cluster.Phase.SUCCEEDED, 0);
-        cluster.set("j.bad.1", Cluster.Phase.SUCCEEDED, 0);
+        cluster.set(job("good"), Cluster.Phase.SUCCEEDED, 0);
+        cluster.set(job("bad"), Cluster.Phase.SUCCEEDED, 0);
         tick();
         Map<String, TaskEvent> byTask = new HashMap<>();
         events.stream().filter(e -> e.getType() != TaskEventType.PLACED).forEach(e -> byTask.put(e.getTaskId(), e));
@@ -237,5 +241,81 @@ class BatchShardTest {
         assertEquals(List.of("a.txt (2 bytes)"), byTask.get("j.good").getOutputs());
         assertEquals(FailureClass.USER, byTask.get("j.bad").getFailureClass());
         assertTrue(byTask.get("j.bad").getReason().contains("left no b.txt"), byTask.get("j.bad").getReason());
+    }
+
+    @Test
+    void aSecondJobUnderAnAttemptsNameIsCancelledAndTheFirstKept() {
+        dispatch("a");
+        cluster.duplicates.add(new Cluster.Job("555", job("a"), Cluster.Phase.QUEUED, "PENDING", null, null, null));
+        tick();
+        assertEquals(List.of("555"), cluster.cancelled, "a worker that died mid-sbatch submitted it again");
+        assertEquals("100", ids.get("j.a.1"));
+        cluster.set(job("a"), Cluster.Phase.SUCCEEDED, 0);
+        tick();
+        assertEquals(TaskEventType.SUCCEEDED, last().getType());
+    }
+
+    @Test
+    void aQueuedOrRunningJobNoAttemptHoldsIsCancelledAndAFinishedOneLeftAlone() {
+        cluster.jobs.put(job("ghost"), new Cluster.Job("77", job("ghost"), Cluster.Phase.RUNNING, "RUNNING", null, "c1", null));
+        cluster.jobs.put(job("done"), new Cluster.Job("78", job("done"), Cluster.Phase.SUCCEEDED, "COMPLETED", 0, "c1", null));
+        cluster.jobs.put("slurm.1.j.other.1", new Cluster.Job("79", "slurm.1.j.other.1", Cluster.Phase.RUNNING, "RUNNING", null, "c1", null));
+        cluster.jobs.put("gridengine.0.j.a.1", new Cluster.Job("80", "gridengine.0.j.a.1", Cluster.Phase.RUNNING, "RUNNING", null, "c1", null));
+        tick();
+        assertEquals(List.of("77"), cluster.cancelled, "not another shard's job, nor another framework's");
+        assertTrue(events.isEmpty());
+    }
+
+    @Test
+    void aSubmissionReportedUnreachableThatWentThroughIsAdoptedByTheNextLookNotSubmittedAgain() {
+        cluster.submitsThenTimesOut = true;
+        dispatch("a");
+        assertEquals(List.of(TaskEventType.HELD), types());
+        cluster.submitsThenTimesOut = false;
+        tick();
+        assertEquals(List.of(job("a")), cluster.submitted, "submitted once");
+        assertEquals("100", ids.get("j.a.1"));
+        assertEquals(List.of(TaskEventType.HELD, TaskEventType.PLACED), types());
+        assertTrue(waiting.isEmpty());
+    }
+
+    @Test
+    void aCommandBatchTheWorkerRedoesAfterDyingSubmitsNothingTwiceAndPlacesOnce() {
+        TaskReady r = ready("j", task("a"), 1);
+        wired.shard.onDispatch(TaskDispatch.newBuilder().setFrameworkId("slurm").setShard(0).setReady(r).setDispatchedAt(now).build(), now);
+        List<ClusterCommand> batch = List.copyOf(memory.commands);
+        wired.settle(now);
+        wired.worker.carryOut(batch, now); // its position was not committed: the batch comes again
+        wired.settle(now);
+        assertEquals(List.of(job("a")), cluster.submitted);
+        assertEquals(List.of(TaskEventType.PLACED), types());
+        assertTrue(cluster.cancelled.isEmpty(), "the same job, adopted: nothing to cancel");
+    }
+
+    @Test
+    void aCancelBeforeTheWorkerHasSubmittedCancelsTheJobOnceItsIdIsKnown() {
+        TaskReady r = ready("j", task("a"), 1);
+        wired.shard.onDispatch(TaskDispatch.newBuilder().setFrameworkId("slurm").setShard(0).setReady(r).setDispatchedAt(now).build(), now);
+        send(TaskReady.newBuilder(r).setCancel(true).build()); // before the worker's report
+        assertEquals(List.of("100"), cluster.cancelled);
+        cluster.set(job("a"), Cluster.Phase.CANCELLED, null);
+        tick();
+        assertEquals(TaskEventType.CANCELLED, last().getType());
+        assertTrue(submitted.isEmpty() && ids.isEmpty());
+    }
+
+    @Test
+    void aJobWhoseWorkerDiedBeforeReportingItIsAdoptedByTheNextLook() {
+        TaskReady r = ready("j", task("a"), 1);
+        wired.shard.onDispatch(TaskDispatch.newBuilder().setFrameworkId("slurm").setShard(0).setReady(r).setDispatchedAt(now).build(), now);
+        ClusterWorker died = new ClusterWorker("slurm", cluster, new JobSpecs(new JobScripts("slurm", Path.of("/shared/flash"), 128)),
+                report -> { }); // killed after sbatch, before its report was written
+        died.assigned(List.of(0));
+        died.carryOut(List.copyOf(memory.commands), now);
+        memory.commands.clear();
+        tick();
+        assertEquals("100", ids.get("j.a.1"), "adopted by name");
+        assertEquals(List.of(TaskEventType.PLACED), types());
+        assertEquals(List.of(job("a")), cluster.submitted);
     }
 }

@@ -1,6 +1,7 @@
 package io.flash.batch.core;
 
 import io.flash.common.state.MemoryTable;
+import io.flash.schema.ClusterCommand;
 import io.flash.schema.FrameworkHeartbeat;
 import io.flash.schema.LogChunk;
 import io.flash.schema.TaskDispatch;
@@ -18,6 +19,8 @@ public final class MemoryBatch implements BatchStore, BatchOutbox {
     public final List<TaskEvent> events = new ArrayList<>();
     public final List<FrameworkHeartbeat> heartbeats = new ArrayList<>();
     public final List<LogChunk> logs = new ArrayList<>();
+    /** Sent to the cluster worker and not yet carried out. */
+    public final List<ClusterCommand> commands = new ArrayList<>();
 
     public MemoryTable<TaskDispatch> waiting() { return waiting; }
 
@@ -28,6 +31,8 @@ public final class MemoryBatch implements BatchStore, BatchOutbox {
     public MemoryTable<Long> marks() { return marks; }
 
     public void event(TaskEvent e) { events.add(e); }
+
+    public void command(ClusterCommand c) { commands.add(c); }
 
     public void heartbeat(FrameworkHeartbeat hb) { heartbeats.add(hb); }
 

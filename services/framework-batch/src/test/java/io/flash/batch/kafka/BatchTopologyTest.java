@@ -1,13 +1,12 @@
 package io.flash.batch.kafka;
 
-import io.flash.batch.cluster.Cluster;
-import io.flash.batch.cluster.JobScripts;
-import io.flash.batch.cluster.MemoryCluster;
 import io.flash.batch.core.BatchSettings;
 import io.flash.batch.core.Workspaces;
+import io.flash.common.setup.KafkaGrants;
 import io.flash.common.testing.ListedTopics;
 import io.flash.common.testing.MutableClock;
 import io.flash.common.testing.TopologyHarness;
+import io.flash.common.topics.FlashTopics;
 import io.flash.schema.*;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
@@ -15,7 +14,6 @@ import org.apache.kafka.streams.Topology;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -25,21 +23,25 @@ import java.util.Map;
 import static io.flash.common.testing.Samples.*;
 import static org.junit.jupiter.api.Assertions.*;
 
-/** The batch adapter's topology over an in-memory cluster: what it reads and writes, and that its stores keep what it submitted. */
+/**
+ * The batch adapter's topology: dispatches in, cluster commands out to the worker, the worker's
+ * reports in, and task events, logs and heartbeats out; its stores keep what it sent.
+ */
 class BatchTopologyTest {
 
     private static final Duration TICK = Duration.ofSeconds(2);
     private final MutableClock clock = new MutableClock(100_000);
-    private final MemoryCluster cluster = new MemoryCluster();
     private final Map<String, String> outputs = new HashMap<>();
     private final BatchSettings settings = new BatchSettings("slurm", 500, Duration.ofMinutes(10), Duration.ofSeconds(20), DiskType.SSD, true);
     private final TopologyHarness harness = new TopologyHarness("batch-test", Instant.ofEpochMilli(100_000), this::topology);
     private final TestInputTopic<String, TaskDispatch> tasks = harness.input(harness.topics.frameworkTasks("slurm"));
+    private final TestInputTopic<String, ClusterReport> reports = harness.input(harness.topics.frameworkClusterReports("slurm"));
+    private final TestOutputTopic<String, ClusterCommand> commands = harness.output(harness.topics.frameworkClusterCommands("slurm"));
     private final TestOutputTopic<String, TaskEvent> events = harness.output(harness.topics.tasksEvents);
     private final TestOutputTopic<String, FrameworkHeartbeat> heartbeats = harness.output(harness.topics.frameworkHeartbeats);
     private final TestOutputTopic<String, LogChunk> logs = harness.output(harness.topics.tasksLogs);
 
-    private Topology topology(io.flash.common.topics.FlashTopics topics) {
+    private Topology topology(FlashTopics topics) {
         Workspaces workspaces = new Workspaces() {
             public boolean oomKilled(String jobId, String attemptId) { return false; }
             public boolean timedOut(String jobId, String attemptId) { return false; }
@@ -51,7 +53,7 @@ class BatchTopologyTest {
                 return new Output(all.substring((int) Math.min(from, all.length())), all.length(), 0);
             }
         };
-        return BatchTopology.build(topics, settings, TICK, cluster, new JobScripts("slurm", Path.of("/shared/flash"), 128), workspaces, clock);
+        return BatchTopology.build(topics, settings, TICK, workspaces, clock);
     }
 
     @AfterEach
@@ -59,43 +61,61 @@ class BatchTopologyTest {
         harness.close();
     }
 
-    private void tick() {
+    private void look(String phase, Integer exit) {
         clock.advance(TICK.toMillis());
-        harness.driver.advanceWallClockTime(TICK);
+        List<ClusterJobState> jobs = phase == null ? List.of() : List.of(ClusterJobState.newBuilder().setName("slurm.0.j.a.1").setId("100")
+                .setPhase(phase).setState(phase).setExitCode(exit).setNode("c1").build());
+        reports.pipeInput("0", ClusterReport.newBuilder().setShard(0).setKind(ClusterReportKind.STATES).setJobs(jobs)
+                .setPartitions(List.of(ClusterPartition.newBuilder().setName("batch").setNodesUp(1).setCpusTotal(64).setCpusIdle(60)
+                        .setMemoryTotal(128L << 30).setMemoryFree(100L << 30).setLabels(Map.of("partition", "batch")).build()))
+                .setLookedAt(clock.millis()).setAt(clock.millis()).build());
     }
 
     @Test
-    void aDispatchBecomesAClusterJobWhoseStatesLogsAndHeartbeatsGoToTheirTopics() {
+    void aDispatchBecomesAClusterCommandAndTheWorkersReportsBecomeEventsLogsAndHeartbeats() {
         TaskReady r = ready("j", task("a"), 1);
-        tasks.pipeInput(r.getTaskId(), TaskDispatch.newBuilder().setFrameworkId("slurm").setShard(0).setReady(r)
-                .setDispatchedAt(clock.millis()).build());
-        assertEquals(List.of("j.a.1"), cluster.submitted);
+        TaskDispatch dispatch = TaskDispatch.newBuilder().setFrameworkId("slurm").setShard(0).setReady(r).setDispatchedAt(clock.millis()).build();
+        tasks.pipeInput(r.getTaskId(), dispatch);
+        var submit = commands.readKeyValue();
+        assertEquals("j.a.1", submit.key, "commands are keyed by attempt");
+        assertEquals(ClusterAction.SUBMIT, submit.value.getAction());
+        assertEquals("slurm.0.j.a.1", submit.value.getJobName());
+        assertTrue(events.isEmpty(), "placed once the worker has submitted it");
+
+        reports.pipeInput("0", ClusterReport.newBuilder().setShard(0).setKind(ClusterReportKind.SUBMITTED).setAttemptId("j.a.1")
+                .setClusterJobId("100").setLookedAt(clock.millis()).setAt(clock.millis()).build());
         var placed = events.readKeyValue();
         assertEquals("j", placed.key, "task events are keyed by job");
         assertEquals(TaskEventType.PLACED, placed.value.getType());
 
-        cluster.set("j.a.1", Cluster.Phase.RUNNING, null);
         outputs.put("j.a.1", "aligning\n");
-        tick();
+        look("RUNNING", null);
         assertEquals(TaskEventType.STARTED, events.readValue().getType());
         var chunk = logs.readKeyValue();
         assertEquals("j.a.1", chunk.key, "log chunks are keyed by attempt");
         assertEquals("aligning\n", chunk.value.getText());
         var hb = heartbeats.readKeyValuesToList();
-        assertFalse(hb.isEmpty());
         assertEquals("slurm/0", hb.get(hb.size() - 1).key);
         assertEquals(64.0, hb.get(hb.size() - 1).value.getTotal().getCpu());
 
-        tasks.pipeInput(r.getTaskId(), TaskDispatch.newBuilder().setFrameworkId("slurm").setShard(0).setReady(r)
-                .setDispatchedAt(clock.millis()).build()); // a redelivery: the store remembers it
-        assertEquals(List.of("j.a.1"), cluster.submitted, "submitted once");
+        tasks.pipeInput(r.getTaskId(), dispatch); // a redelivery: the store remembers it
+        assertTrue(commands.isEmpty(), "sent once");
 
-        cluster.set("j.a.1", Cluster.Phase.SUCCEEDED, 0);
-        tick();
+        look("SUCCEEDED", 0);
         TaskEvent end = events.readValue();
         assertEquals(TaskEventType.SUCCEEDED, end.getType());
         assertEquals("aligning\n", end.getStdoutTail());
         assertTrue(logs.readValuesToList().stream().anyMatch(LogChunk::getLast), "the log ends with its last chunk");
+        assertEquals(ClusterAction.FORGET, commands.readValue().getAction(), "the cluster may let the finished job go");
+    }
+
+    @Test
+    void aShardThatHearsNothingFromItsWorkerDoesNotHeartbeat() {
+        clock.advance(TICK.toMillis());
+        harness.driver.advanceWallClockTime(TICK);
+        assertTrue(heartbeats.isEmpty(), "no look, no heartbeat: the dispatcher judges the framework down");
+        look(null, null);
+        assertFalse(heartbeats.isEmpty());
     }
 
     @Test
@@ -105,6 +125,6 @@ class BatchTopologyTest {
 
     @Test
     void itsSecureModeGrantAllowsEveryTopicItReadsAndWrites() throws Exception {
-        io.flash.common.testing.ListedTopics.assertGranted(topology(harness.topics), io.flash.common.setup.KafkaGrants.frameworkGrant("slurm"));
+        ListedTopics.assertGranted(topology(harness.topics), KafkaGrants.frameworkGrant("slurm"));
     }
 }

@@ -34,7 +34,7 @@ class PodLifecycleTest {
     private static final String NS = "flash";
     KubernetesMockServer server;
     KubernetesClient client;
-    private BatchShard shard;
+    private WiredShard shard;
     private final MemoryBatch memory = new MemoryBatch();
     private final List<TaskEvent> events = memory.events;
     private final List<FrameworkHeartbeat> heartbeats = memory.heartbeats;
@@ -50,14 +50,13 @@ class PodLifecycleTest {
         shard = shard();
     }
 
-    private BatchShard shard() {
+    private WiredShard shard() {
         return shard(client);
     }
 
-    private BatchShard shard(KubernetesClient client) {
-        KubernetesSettings settings = new KubernetesSettings("k8s", NS, "flash-work", Map.of("m5.xlarge", 0.192), Map.of("m5.xlarge", 0.08),
-                0, 0, Duration.ofSeconds(10));
-        JobScripts scripts = new JobScripts("k8s", workRoot, 128);
+    private WiredShard shard(KubernetesClient client) {
+        KubernetesSettings settings = settings();
+        JobScripts scripts = scripts();
         Workspaces noFiles = new Workspaces() { // the declared outputs are the file workspaces' part, tested with Slurm
             public boolean oomKilled(String jobId, String attemptId) { return false; }
             public boolean timedOut(String jobId, String attemptId) { return false; }
@@ -66,8 +65,17 @@ class PodLifecycleTest {
             public Output output(String jobId, String attemptId, long from, int max, boolean toTheEnd) { return new Output("", from, 0); }
             public Outputs outputs(String jobId, List<String> declared) { return new Outputs(List.of(), List.of()); }
         };
-        return new BatchShard(new BatchSettings("k8s", 500, Duration.ofMinutes(10), Duration.ofSeconds(20), DiskType.SSD, true), 0,
-                memory, memory, new Kubernetes(client, settings, workRoot), scripts, new PodLogs(client, NS, noFiles), now);
+        return new WiredShard(new BatchSettings("k8s", 500, Duration.ofMinutes(10), Duration.ofSeconds(20), DiskType.SSD, true),
+                memory, new Kubernetes(client, settings, workRoot), scripts, new PodLogs(client, NS, noFiles), now);
+    }
+
+    private static KubernetesSettings settings() {
+        return new KubernetesSettings("k8s", NS, "flash-work", Map.of("m5.xlarge", 0.192), Map.of("m5.xlarge", 0.08), 0, 0,
+                Duration.ofSeconds(10));
+    }
+
+    private JobScripts scripts() {
+        return new JobScripts("k8s", workRoot, 128);
     }
 
     private void node(String name, String capacityType, String instanceType) {
@@ -80,7 +88,7 @@ class PodLifecycleTest {
     private TaskReady dispatch(String name, UnaryOperator<TaskDefinition> adjust, String printed) {
         TaskReady r = ready("j", adjust.apply(task(name)), 1);
         prints(r, printed);
-        shard.onDispatch(TaskDispatch.newBuilder().setFrameworkId("k8s").setShard(0).setReady(r).setDispatchedAt(now).build(), now);
+        shard.dispatch(TaskDispatch.newBuilder().setFrameworkId("k8s").setShard(0).setReady(r).setDispatchedAt(now).build(), now);
         return r;
     }
 
@@ -208,7 +216,7 @@ class PodLifecycleTest {
         schedule(r, "od-1");
         tick();
         TaskReady cancel = TaskReady.newBuilder(r).setCancel(true).build();
-        shard.onDispatch(TaskDispatch.newBuilder().setFrameworkId("k8s").setShard(0).setReady(cancel).setDispatchedAt(now).build(), now);
+        shard.dispatch(TaskDispatch.newBuilder().setFrameworkId("k8s").setShard(0).setReady(cancel).setDispatchedAt(now).build(), now);
         assertNull(pod(r), "deleted");
         tick();
         assertEquals(TaskEventType.CANCELLED, last().getType());
@@ -259,7 +267,7 @@ class PodLifecycleTest {
         TaskReady r = ready("j", task("bad-env"), 1);
         server.expect().post().withPath("/api/v1/namespaces/" + NS + "/pods").andReturn(422, new StatusBuilder().withCode(422)
                 .withReason("Invalid").withMessage("spec.containers[0].env[0].name: Invalid value: \"1X\"").build()).once();
-        shard.onDispatch(TaskDispatch.newBuilder().setFrameworkId("k8s").setShard(0).setReady(r).setDispatchedAt(now).build(), now);
+        shard.dispatch(TaskDispatch.newBuilder().setFrameworkId("k8s").setShard(0).setReady(r).setDispatchedAt(now).build(), now);
         assertEquals(TaskEventType.FAILED, last().getType());
         assertEquals(FailureClass.USER, last().getFailureClass());
         assertTrue(last().getReason().contains("refused the pod (HTTP 422)"), last().getReason());
@@ -269,15 +277,16 @@ class PodLifecycleTest {
     }
 
     @Test
-    void aRestartedShardAdoptsThePodItCreatedInsteadOfCreatingASecond() {
+    void aSubmissionRedoneByARestartedWorkerAdoptsThePodItCreatedInsteadOfCreatingASecond() {
         TaskReady r = dispatch("a");
-        memory.waiting.put(r.getAttemptId(), memory.submitted.get(r.getAttemptId())); // as if the shard died before it recorded the submit
-        memory.submitted.delete(r.getAttemptId());
-        memory.clusterIds.delete(r.getAttemptId());
-        BatchShard restarted = shard();
-        restarted.tick(now += 2_000);
+        List<ClusterReport> reports = new ArrayList<>();
+        ClusterWorker restarted = new ClusterWorker("k8s", new Kubernetes(client, settings(), workRoot), new JobSpecs(scripts()), reports::add);
+        restarted.assigned(List.of(0));
+        restarted.carryOut(List.of(ClusterCommand.newBuilder().setShard(0).setAction(ClusterAction.SUBMIT).setAttemptId(r.getAttemptId())
+                .setJobName(ClusterNames.of("k8s", 0, r.getAttemptId())).setReady(r).setAt(now).build()), now);
         assertEquals(1, client.pods().inNamespace(NS).list().getItems().size());
-        assertEquals(PodManifests.podName(r.getAttemptId()), memory.clusterIds.get(r.getAttemptId()));
+        assertEquals(List.of(ClusterReportKind.SUBMITTED), reports.stream().map(ClusterReport::getKind).toList());
+        assertEquals(PodManifests.podName(r.getAttemptId()), reports.get(0).getClusterJobId(), "the pod created before");
     }
 
     @Test

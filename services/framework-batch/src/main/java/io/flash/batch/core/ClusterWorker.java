@@ -1,0 +1,169 @@
+package io.flash.batch.core;
+
+import io.flash.batch.cluster.Cluster;
+import io.flash.schema.ClusterAction;
+import io.flash.schema.ClusterCommand;
+import io.flash.schema.ClusterJobState;
+import io.flash.schema.ClusterReport;
+import io.flash.schema.ClusterReportKind;
+
+import java.util.*;
+
+/**
+ * A batch framework's hands: it makes the cluster calls its shards decide on, off their stream
+ * threads, and tells each shard what the cluster did and has, as reports the shard reads. A worker
+ * serves the shards whose command partitions it holds, and no stream thread ever waits on a
+ * cluster tool, so a rebalance never catches a shard mid-call.
+ *
+ * <p>Each command is carried out at least once, and idempotently: before a batch's submissions one
+ * look at the cluster finds the jobs already under their names, which are adopted rather than
+ * submitted again. A second job under one name (a submission repeated by a worker that died
+ * mid-call) is the shard's to cancel: it knows which id it kept. No Kafka here: the loop adapts.
+ */
+public final class ClusterWorker {
+
+    /** Where the worker's reports go: the shard's partition of the reports topic. */
+    public interface Reports {
+        void report(ClusterReport report);
+    }
+
+    /** Makes the cluster job of one attempt to submit (JobScripts writes its script). */
+    public interface Specs {
+        Cluster.JobSpec spec(ClusterCommand submit);
+    }
+
+    private final String frameworkId;
+    private final Cluster cluster;
+    private final Specs specs;
+    private final Reports reports;
+    private final Set<Integer> shards = new TreeSet<>();
+    /**
+     * Per shard, the names to ask the cluster for once it stops listing them (Grid Engine's
+     * accounting): submitted here or seen queued or running, until the shard forgets the attempt.
+     */
+    private final Map<Integer, Set<String>> watched = new HashMap<>();
+
+    public ClusterWorker(String frameworkId, Cluster cluster, Specs specs, Reports reports) {
+        this.frameworkId = frameworkId;
+        this.cluster = cluster;
+        this.specs = specs;
+        this.reports = reports;
+    }
+
+    public void assigned(Collection<Integer> added) {
+        shards.addAll(added);
+        for (int shard : added) watched.computeIfAbsent(shard, s -> new HashSet<>());
+    }
+
+    public void revoked(Collection<Integer> removed) {
+        shards.removeAll(removed);
+        watched.keySet().removeAll(removed);
+    }
+
+    public Set<Integer> shards() {
+        return Collections.unmodifiableSet(shards);
+    }
+
+    /**
+     * Carries out commands in order. A controller that does not answer a submission is not asked
+     * again in the same batch: the rest are reported unreachable at once, for their shards to hold.
+     */
+    public void carryOut(List<ClusterCommand> commands, long now) {
+        String unreachable = null;
+        Map<String, String> existing = new HashMap<>();
+        if (commands.stream().anyMatch(c -> c.getAction() == ClusterAction.SUBMIT)) {
+            try {
+                for (Cluster.Job job : cluster.jobs(ClusterNames.prefix(frameworkId), List.of())) existing.putIfAbsent(job.name(), job.id());
+            } catch (Cluster.Unreachable e) {
+                unreachable = e.getMessage();
+            }
+        }
+        for (ClusterCommand command : commands) {
+            switch (command.getAction()) {
+                case SUBMIT -> unreachable = submit(command, existing, unreachable, now);
+                // a cancel is asked again while the shard sees the job queued or running
+                case CANCEL -> unreachable = call(() -> cluster.cancel(command.getClusterJobId()), unreachable);
+                case FORGET -> {
+                    unreachable = call(() -> cluster.forget(command.getClusterJobId()), unreachable); // a finished job left behind holds nothing
+                    Set<String> names = watched.get(command.getShard());
+                    if (names != null) names.remove(command.getJobName());
+                }
+            }
+        }
+    }
+
+    /** @return why the controller did not answer, once it has not */
+    private String submit(ClusterCommand command, Map<String, String> existing, String unreachable, long now) {
+        ClusterReport.Builder report = ClusterReport.newBuilder().setShard(command.getShard()).setAttemptId(command.getAttemptId())
+                .setLookedAt(now).setAt(now);
+        if (unreachable != null) {
+            reports.report(report.setKind(ClusterReportKind.UNREACHABLE).setReason(unreachable).build());
+            return unreachable;
+        }
+        String name = command.getJobName();
+        try {
+            String id = existing.get(name);
+            if (id == null) {
+                id = cluster.submit(specs.spec(command));
+                existing.put(name, id);
+            }
+            watched.computeIfAbsent(command.getShard(), s -> new HashSet<>()).add(name);
+            reports.report(report.setKind(ClusterReportKind.SUBMITTED).setClusterJobId(id).build());
+            return null;
+        } catch (Cluster.Rejected e) {
+            reports.report(report.setKind(ClusterReportKind.REFUSED).setReason(e.getMessage()).build());
+            return null;
+        } catch (Cluster.Unreachable e) {
+            reports.report(report.setKind(ClusterReportKind.UNREACHABLE).setReason(e.getMessage()).build());
+            return e.getMessage();
+        }
+    }
+
+    /** @return why the controller did not answer, once it has not: later calls of the batch are not made to wait on it */
+    private static String call(Runnable clusterCall, String unreachable) {
+        if (unreachable != null) return unreachable;
+        try {
+            clusterCall.run();
+            return null;
+        } catch (Cluster.Unreachable e) {
+            return e.getMessage();
+        }
+    }
+
+    /**
+     * One look at the cluster for all the worker's shards: each gets its jobs and the partitions
+     * (its heartbeat), or word that the controller is silent (no heartbeat: the dispatcher judges
+     * the framework down and moves what it has not placed).
+     *
+     * @param now when the look starts: a job submitted after it cannot be in it
+     */
+    public void look(long now) {
+        if (shards.isEmpty()) return;
+        List<Cluster.Job> jobs;
+        List<Cluster.Partition> partitions;
+        try {
+            Set<String> names = new HashSet<>();
+            for (int shard : shards) names.addAll(watched.get(shard));
+            jobs = cluster.jobs(ClusterNames.prefix(frameworkId), names);
+            partitions = cluster.partitions();
+        } catch (Cluster.Unreachable e) {
+            for (int shard : shards) {
+                reports.report(ClusterReport.newBuilder().setShard(shard).setKind(ClusterReportKind.UNREACHABLE)
+                        .setReason(e.getMessage()).setLookedAt(now).setAt(now).build());
+            }
+            return;
+        }
+        Map<Integer, List<ClusterJobState>> byShard = new HashMap<>();
+        for (Cluster.Job job : jobs) {
+            int shard = ClusterNames.shardOf(frameworkId, job.name());
+            if (!shards.contains(shard)) continue; // another worker's shard: it reports them
+            byShard.computeIfAbsent(shard, s -> new ArrayList<>()).add(ClusterStates.state(job));
+            if (job.phase() == Cluster.Phase.QUEUED || job.phase() == Cluster.Phase.RUNNING) watched.get(shard).add(job.name());
+        }
+        var offers = partitions.stream().map(ClusterStates::partition).toList();
+        for (int shard : shards) {
+            reports.report(ClusterReport.newBuilder().setShard(shard).setKind(ClusterReportKind.STATES)
+                    .setJobs(byShard.getOrDefault(shard, List.of())).setPartitions(offers).setLookedAt(now).setAt(now).build());
+        }
+    }
+}

@@ -1,0 +1,199 @@
+package io.flash.batch.kafka;
+
+import io.flash.batch.cluster.Cluster;
+import io.flash.batch.core.ClusterWorker;
+import io.flash.common.access.KafkaLogin;
+import io.flash.common.deadletter.DeadLetters;
+import io.flash.common.setup.KafkaGrants;
+import io.flash.common.topics.FlashTopics;
+import io.flash.common.topics.Topic;
+import io.flash.schema.ClusterCommand;
+import io.flash.schema.ClusterReport;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.jboss.logging.Logger;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+
+/**
+ * Runs a {@link ClusterWorker} on its own thread, outside Kafka Streams: the framework's cluster
+ * commands in (a consumer group, so the shards' partitions are shared among the instances), its
+ * reports out to each shard's partition, and one look at the cluster per tick. A batch's position
+ * is committed only once its reports are written, so a worker killed mid-call redoes the batch on
+ * restart, and the worker's look-before-submit makes that harmless. A record that cannot be read
+ * goes to flash.dead-letter with why; none stops the loop.
+ */
+public final class ClusterWorkerLoop implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(ClusterWorkerLoop.class);
+
+    private final Topic<String, ClusterCommand> commands;
+    private final Topic<String, ClusterReport> reports;
+    private final Duration tick;
+    private final Clock clock;
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final Deserializer<ClusterCommand> decoder;
+    private final KafkaProducer<String, ClusterReport> producer;
+    private final KafkaProducer<String, byte[]> deadLetters;
+    private final ClusterWorker worker;
+    private final List<Future<RecordMetadata>> sent = new ArrayList<>();
+    private final Thread thread;
+    private volatile boolean stopping;
+
+    public ClusterWorkerLoop(FlashTopics topics, String frameworkId, String bootstrapServers, Duration tick, int maxCommandsPerBatch,
+                             ClusterWorker.Specs specs, Cluster cluster, Clock clock) {
+        this.commands = topics.frameworkClusterCommands(frameworkId);
+        this.reports = topics.frameworkClusterReports(frameworkId);
+        this.tick = tick;
+        this.clock = clock;
+        Properties c = KafkaLogin.fromEnvironment().addTo(new Properties());
+        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        c.put(ConsumerConfig.GROUP_ID_CONFIG, KafkaGrants.clusterWorkerGroup(frameworkId));
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"); // only what a shard's transaction committed
+        c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxCommandsPerBatch);
+        consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
+        decoder = commands.valueSerde().deserializer();
+        Properties p = KafkaLogin.fromEnvironment().addTo(new Properties());
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4"); // a look lists every job of a shard: names compress well
+        producer = new KafkaProducer<>(p, reports.keySerde().serializer(), reports.valueSerde().serializer());
+        deadLetters = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+        worker = new ClusterWorker(frameworkId, cluster, specs, this::send);
+        thread = new Thread(this::run, "cluster-worker-" + frameworkId);
+    }
+
+    public void start() {
+        consumer.subscribe(List.of(commands.name()), new ConsumerRebalanceListener() {
+            public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+                worker.revoked(partitions.stream().map(TopicPartition::partition).toList());
+            }
+
+            public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                worker.assigned(partitions.stream().map(TopicPartition::partition).toList());
+                LOG.infof("cluster worker serves shards %s", worker.shards());
+            }
+
+            public void onPartitionsLost(Collection<TopicPartition> partitions) {
+                onPartitionsRevoked(partitions);
+            }
+        });
+        thread.start();
+    }
+
+    private void send(ClusterReport report) {
+        sent.add(producer.send(new ProducerRecord<>(reports.name(), report.getShard(), Integer.toString(report.getShard()), report)));
+    }
+
+    private void run() {
+        long nextLook = 0;
+        try {
+            while (!stopping) {
+                try {
+                    long wait = Math.max(0, nextLook - clock.millis());
+                    List<ClusterCommand> batch = new ArrayList<>();
+                    for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(Math.min(wait, tick.toMillis())))) {
+                        ClusterCommand command = decode(record);
+                        if (command != null) batch.add(command);
+                    }
+                    if (!batch.isEmpty()) worker.carryOut(batch, clock.millis());
+                    if (clock.millis() >= nextLook) {
+                        worker.look(clock.millis());
+                        nextLook = clock.millis() + tick.toMillis();
+                    }
+                    awaitSent();
+                    consumer.commitSync(); // after the reports: a batch is redone rather than lost
+                } catch (WakeupException e) {
+                    throw e;
+                } catch (KafkaException | ExecutionException e) {
+                    sent.clear();
+                    LOG.warnf("the cluster worker could not write or commit (%s); the batch is redone", e.getMessage());
+                    Thread.sleep(1_000);
+                    rewind();
+                }
+            }
+        } catch (WakeupException e) {
+            // closing
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            LOG.error("the cluster worker stopped", e);
+        } finally {
+            consumer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    /** Back to the last committed positions, so the batch whose reports or commit failed is read again. */
+    private void rewind() {
+        try {
+            Set<TopicPartition> assigned = consumer.assignment();
+            Map<TopicPartition, OffsetAndMetadata> committed = consumer.committed(assigned);
+            for (TopicPartition tp : assigned) {
+                OffsetAndMetadata at = committed.get(tp);
+                if (at != null) consumer.seek(tp, at);
+                else consumer.seekToBeginning(List.of(tp));
+            }
+        } catch (KafkaException e) {
+            LOG.warnf("the cluster worker could not rewind (%s); it tries again", e.getMessage());
+        }
+    }
+
+    private void awaitSent() throws ExecutionException, InterruptedException {
+        producer.flush();
+        for (Future<RecordMetadata> f : sent) f.get();
+        sent.clear();
+    }
+
+    private ClusterCommand decode(ConsumerRecord<String, byte[]> record) {
+        if (record.value() == null) return null;
+        try {
+            return decoder.deserialize(record.topic(), record.headers(), record.value());
+        } catch (RuntimeException e) {
+            String reason = "undecodable cluster command: " + DeadLetters.rootMessage(e);
+            LOG.errorf("dead-lettered %s-%d@%d: %s", record.topic(), record.partition(), record.offset(), reason);
+            deadLetters.send(DeadLetters.of("framework-batch", record.topic(), record.partition(), record.offset(), record.key(),
+                    record.value(), reason));
+            return null;
+        }
+    }
+
+    @Override
+    public void close() {
+        stopping = true;
+        consumer.wakeup();
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        producer.close(Duration.ofSeconds(5));
+        deadLetters.close(Duration.ofSeconds(5));
+    }
+}

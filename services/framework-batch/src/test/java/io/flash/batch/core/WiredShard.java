@@ -1,0 +1,70 @@
+package io.flash.batch.core;
+
+import io.flash.batch.cluster.Cluster;
+import io.flash.batch.cluster.JobScripts;
+import io.flash.schema.ClusterCommand;
+import io.flash.schema.ClusterReport;
+import io.flash.schema.TaskDispatch;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A batch shard and its cluster worker wired in memory, as the topics wire them: the shard's
+ * commands go to the worker, the worker's reports back to the shard, in order, until both are quiet.
+ */
+public final class WiredShard {
+
+    public final MemoryBatch memory;
+    public final ClusterWorker worker;
+    /** Every report the worker sent, in order. */
+    public final List<ClusterReport> reports = new ArrayList<>();
+    private final List<ClusterReport> unread = new ArrayList<>();
+    private final BatchSettings settings;
+    private final Workspaces workspaces;
+    public BatchShard shard;
+
+    public WiredShard(BatchSettings settings, MemoryBatch memory, Cluster cluster, JobScripts scripts, Workspaces workspaces, long now) {
+        this.settings = settings;
+        this.memory = memory;
+        this.workspaces = workspaces;
+        this.worker = new ClusterWorker(settings.frameworkId(), cluster, new JobSpecs(scripts), r -> {
+            reports.add(r);
+            unread.add(r);
+        });
+        worker.assigned(List.of(0));
+        this.shard = new BatchShard(settings, 0, memory, memory, workspaces, now);
+    }
+
+    /** The shard taken over from its stores (a restart or a rebalance): what it held in memory only is gone. */
+    public void restartShard(long now) {
+        shard = new BatchShard(settings, 0, memory, memory, workspaces, now);
+    }
+
+    public void dispatch(TaskDispatch dispatch, long now) {
+        shard.onDispatch(dispatch, now);
+        settle(now);
+    }
+
+    /** The shard's clock, then one look of the worker at the cluster. */
+    public void tick(long now) {
+        shard.tick(now);
+        settle(now);
+        worker.look(now);
+        settle(now);
+    }
+
+    /** Commands carried out and reports read until neither side has anything left to say. */
+    public void settle(long now) {
+        while (!memory.commands.isEmpty() || !unread.isEmpty()) {
+            if (!memory.commands.isEmpty()) {
+                List<ClusterCommand> batch = new ArrayList<>(memory.commands);
+                memory.commands.clear();
+                worker.carryOut(batch, now);
+            }
+            List<ClusterReport> read = new ArrayList<>(unread);
+            unread.clear();
+            for (ClusterReport r : read) shard.onReport(r, now);
+        }
+    }
+}
