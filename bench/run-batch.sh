@@ -49,7 +49,7 @@ tasks:
 YAML
   # Through the HTTP API with curl, so neither side pays for starting a JVM client.
   t0=$(now); id="$(curl -fsS --data-binary @"$job" "$FLASH_API_URL/jobs" | sed -n 's/.*"jobId":"\([^"]*\)".*/\1/p')"
-  until squeue -h -t R -o %j | grep -q "^$id"; do sleep 0.05; done
+  until squeue -h -t R -o %j | grep -q "^slurm\.[0-9]*\.$id"; do sleep 0.05; done
   flash_lat+=("$(echo "$(now) - $t0" | bc)")
   t0=$(now); sbatch --parsable --job-name="lat-$r" --cpus-per-task=1 --mem=32M --output=/dev/null --wrap "$run_docker sleep 2" >/dev/null
   until squeue -h -t R -n "lat-$r" -o %i | grep -q .; do sleep 0.05; done
