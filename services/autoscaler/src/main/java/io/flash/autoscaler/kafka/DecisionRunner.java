@@ -2,7 +2,7 @@ package io.flash.autoscaler.kafka;
 
 import io.flash.autoscaler.core.NodeProvider;
 import io.flash.common.topics.FlashTopics;
-import io.flash.common.deadletter.DeadLetters;
+import io.flash.common.deadletter.SetAside;
 import io.flash.schema.Assignment;
 import io.flash.schema.AssignmentAction;
 import io.flash.schema.CapacityAction;
@@ -20,7 +20,6 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.jboss.logging.Logger;
@@ -41,7 +40,7 @@ public final class DecisionRunner implements AutoCloseable {
     private final FlashTopics topics;
     private final NodeProvider provider;
     private final KafkaConsumer<String, byte[]> consumer;
-    private final Deserializer<CapacityDecision> decisions;
+    private final SetAside<CapacityDecision> decisions;
     private final KafkaProducer<String, Assignment> producer;
     private final KafkaProducer<String, byte[]> deadLetters;
     private final Thread thread;
@@ -58,12 +57,12 @@ public final class DecisionRunner implements AutoCloseable {
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         // Bytes, decoded here: a record that cannot be read is set aside with its bytes, not skipped unseen.
         consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
-        decisions = topics.capacityDecisions.valueSerde().deserializer();
         Properties out = new Properties();
         out.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         producer = new KafkaProducer<>(out, topics.frameworkAssignments("any").keySerde().serializer(),
                 topics.frameworkAssignments("any").valueSerde().serializer());
         deadLetters = new KafkaProducer<>(out, new StringSerializer(), new ByteArraySerializer());
+        decisions = new SetAside<>("autoscaler", "decision", topics.capacityDecisions.valueSerde().deserializer(), deadLetters, LOG::error);
         thread = new Thread(this::run, "capacity-decisions");
     }
 
@@ -77,9 +76,9 @@ public final class DecisionRunner implements AutoCloseable {
             while (!stopping) {
                 try {
                     for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-                        CapacityDecision decision = decode(record);
+                        CapacityDecision decision = decisions.decode(record);
                         if (decision != null && !carryOut(decision)) {
-                            deadLetter(record, decision.getAction() + " " + decision.getNodeId() + " failed " + TRIES + " times");
+                            decisions.setAside(record, decision.getAction() + " " + decision.getNodeId() + " failed " + TRIES + " times");
                         }
                     }
                     consumer.commitSync();
@@ -99,23 +98,6 @@ public final class DecisionRunner implements AutoCloseable {
         } finally {
             consumer.close(Duration.ofSeconds(5));
         }
-    }
-
-    private CapacityDecision decode(ConsumerRecord<String, byte[]> record) {
-        if (record.value() == null) return null; // a tombstone: nothing to do
-        try {
-            return decisions.deserialize(record.topic(), record.headers(), record.value());
-        } catch (RuntimeException e) {
-            deadLetter(record, "undecodable decision: " + DeadLetters.rootMessage(e));
-            return null;
-        }
-    }
-
-    /** No record stops the runner, and none is passed over unseen: it goes to flash.dead-letter with why. */
-    private void deadLetter(ConsumerRecord<String, byte[]> record, String reason) {
-        LOG.errorf("dead-lettered %s-%d@%d: %s", record.topic(), record.partition(), record.offset(), reason);
-        deadLetters.send(DeadLetters.of("autoscaler", record.topic(), record.partition(), record.offset(), record.key(), record.value(),
-                reason));
     }
 
     /** @return whether it was done (false: given up after {@link #TRIES}) */

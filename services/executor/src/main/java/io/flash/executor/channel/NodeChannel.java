@@ -1,7 +1,7 @@
 package io.flash.executor.channel;
 
 import io.flash.common.access.KafkaLogin;
-import io.flash.common.deadletter.DeadLetters;
+import io.flash.common.deadletter.SetAside;
 import io.flash.common.topics.FlashTopics;
 import io.flash.common.topics.TopicNames;
 import io.flash.schema.Assignment;
@@ -29,7 +29,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -47,7 +46,7 @@ public final class NodeChannel implements AutoCloseable {
     private final String eventsTopic;
     private final String nodesTopic;
     private final KafkaProducer<String, byte[]> producer;
-    private final Deserializer<Assignment> assignments;
+    private final SetAside<Assignment> assignments;
     private final Serializer<AttemptEvent> events;
     private final Serializer<NodeHeartbeat> heartbeats;
     private final Serializer<UsageSample> usage;
@@ -64,7 +63,8 @@ public final class NodeChannel implements AutoCloseable {
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.LINGER_MS_CONFIG, lingerMs);
         this.producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
-        this.assignments = topics.frameworkAssignments(frameworkId).valueSerde().deserializer();
+        this.assignments = new SetAside<>("executor", "assignment", topics.frameworkAssignments(frameworkId).valueSerde().deserializer(),
+                producer, LOG::warn);
         this.events = topics.frameworkNodeEvents(frameworkId).valueSerde().serializer();
         this.heartbeats = topics.frameworkNodes(frameworkId).valueSerde().serializer();
         this.usage = topics.tasksUsage.valueSerde().serializer();
@@ -131,28 +131,16 @@ public final class NodeChannel implements AutoCloseable {
 
     /** The assignment, or null after dead-lettering a record that is not one. */
     public Assignment decode(ConsumerRecord<String, byte[]> record) {
-        Assignment assignment;
-        try {
-            assignment = assignments.deserialize(record.topic(), record.headers(), record.value());
-        } catch (RuntimeException e) {
-            deadLetter(record, "undecodable assignment: " + DeadLetters.rootMessage(e));
+        if (record.value() == null) {
+            assignments.setAside(record, "empty assignment");
             return null;
         }
-        if (assignment == null) {
-            deadLetter(record, "empty assignment");
-            return null;
-        }
-        if (assignment.getAction() == AssignmentAction.RUN && assignment.getTask() == null) {
-            deadLetter(record, "RUN assignment without a task");
+        Assignment assignment = assignments.decode(record);
+        if (assignment != null && assignment.getAction() == AssignmentAction.RUN && assignment.getTask() == null) {
+            assignments.setAside(record, "RUN assignment without a task");
             return null;
         }
         return assignment;
-    }
-
-    private void deadLetter(ConsumerRecord<String, byte[]> record, String reason) {
-        LOG.warnf("dead-lettered %s-%d@%d: %s", record.topic(), record.partition(), record.offset(), reason);
-        producer.send(DeadLetters.of("executor", record.topic(), record.partition(), record.offset(),
-                record.key(), record.value(), reason));
     }
 
     public void bindMetrics(MeterRegistry registry) {

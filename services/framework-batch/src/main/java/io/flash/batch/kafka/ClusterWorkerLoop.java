@@ -3,7 +3,7 @@ package io.flash.batch.kafka;
 import io.flash.batch.cluster.Cluster;
 import io.flash.batch.core.ClusterWorker;
 import io.flash.common.access.KafkaLogin;
-import io.flash.common.deadletter.DeadLetters;
+import io.flash.common.deadletter.SetAside;
 import io.flash.common.setup.KafkaGrants;
 import io.flash.common.topics.FlashTopics;
 import io.flash.common.topics.Topic;
@@ -23,7 +23,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.jboss.logging.Logger;
@@ -56,7 +55,7 @@ public final class ClusterWorkerLoop implements AutoCloseable {
     private final Duration tick;
     private final Clock clock;
     private final KafkaConsumer<String, byte[]> consumer;
-    private final Deserializer<ClusterCommand> decoder;
+    private final SetAside<ClusterCommand> decoder;
     private final KafkaProducer<String, ClusterReport> producer;
     private final KafkaProducer<String, byte[]> deadLetters;
     private final ClusterWorker worker;
@@ -78,7 +77,6 @@ public final class ClusterWorkerLoop implements AutoCloseable {
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"); // only what a shard's transaction committed
         c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxCommandsPerBatch);
         consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
-        decoder = commands.valueSerde().deserializer();
         Properties p = KafkaLogin.fromEnvironment().addTo(new Properties());
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -86,6 +84,7 @@ public final class ClusterWorkerLoop implements AutoCloseable {
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4"); // a look lists every job of a shard: names compress well
         producer = new KafkaProducer<>(p, reports.keySerde().serializer(), reports.valueSerde().serializer());
         deadLetters = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+        decoder = new SetAside<>("framework-batch", "cluster command", commands.valueSerde().deserializer(), deadLetters, LOG::error);
         worker = new ClusterWorker(frameworkId, cluster, specs, this::send);
         thread = new Thread(this::run, "cluster-worker-" + frameworkId);
     }
@@ -120,7 +119,7 @@ public final class ClusterWorkerLoop implements AutoCloseable {
                     long wait = Math.max(0, nextLook - clock.millis());
                     List<ClusterCommand> batch = new ArrayList<>();
                     for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(Math.min(wait, tick.toMillis())))) {
-                        ClusterCommand command = decode(record);
+                        ClusterCommand command = decoder.decode(record);
                         if (command != null) batch.add(command);
                     }
                     if (!batch.isEmpty()) worker.carryOut(batch, clock.millis());
@@ -169,19 +168,6 @@ public final class ClusterWorkerLoop implements AutoCloseable {
         producer.flush();
         for (Future<RecordMetadata> f : sent) f.get();
         sent.clear();
-    }
-
-    private ClusterCommand decode(ConsumerRecord<String, byte[]> record) {
-        if (record.value() == null) return null;
-        try {
-            return decoder.deserialize(record.topic(), record.headers(), record.value());
-        } catch (RuntimeException e) {
-            String reason = "undecodable cluster command: " + DeadLetters.rootMessage(e);
-            LOG.errorf("dead-lettered %s-%d@%d: %s", record.topic(), record.partition(), record.offset(), reason);
-            deadLetters.send(DeadLetters.of("framework-batch", record.topic(), record.partition(), record.offset(), record.key(),
-                    record.value(), reason));
-            return null;
-        }
     }
 
     @Override
