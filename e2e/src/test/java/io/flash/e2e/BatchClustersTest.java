@@ -8,8 +8,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -22,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * them; infra/prepare.sh --for-tests installs Debian's packages): one DAG over ecs, Slurm and Grid
  * Engine with files passing through the workspace and output on the log topic; exit code, OOM and
  * timeout classes from each cluster; the dispatcher choosing between ecs and Slurm by load; a retry
- * moving from ecs to a cluster; a cancel of a running cluster job; the adapter killed mid-run; the
+ * moving from ecs to a cluster; a cancel of a running cluster job; a second adapter joining mid-run and killed -9; the
  * Slurm controller stopped and started again. The stack's ecs node and Slurm's adapter say their disk
  * is hdd and Grid Engine's ssd, so a task asking for hdd has exactly ecs and Slurm to choose from.
  */
@@ -42,9 +45,10 @@ class BatchClustersTest extends StackTest {
     }
 
     private void adapter(String cluster, int offset) throws Exception {
-        stack.startInstance("framework-" + cluster, "framework-batch", 18120 + offset,
+        if (cluster.equals("slurm")) startSlurmAdapter("framework-slurm", 18120 + offset);
+        else stack.startInstance("framework-" + cluster, "framework-batch", 18120 + offset,
                 Map.of("FLASH_FRAMEWORK_ID", cluster, "FLASH_BATCH_CLUSTER", cluster, "FLASH_FRAMEWORK_SHARDS", "1",
-                        "FLASH_BATCH_DISK_TYPE", cluster.equals("slurm") ? "hdd" : "ssd"));
+                        "FLASH_BATCH_DISK_TYPE", "ssd"));
         stack.awaitReady("framework-" + cluster, Duration.ofSeconds(120));
         // Ready is not yet seen by level 1: until the cluster's first heartbeat with nodes, a retry that should go
         // elsewhere finds no elsewhere and goes back to ecs.
@@ -57,6 +61,13 @@ class BatchClustersTest extends StackTest {
             assertFalse(heartbeats.values(h -> h.getFrameworkId().equals(cluster) && h.getNodes() > 0).isEmpty(),
                     cluster + " reports its nodes within 60 s of starting");
         }
+    }
+
+    /** Slurm's adapter has two shards, so a second instance (its own state directory) can take one (the rebalance test). */
+    private void startSlurmAdapter(String instance, int port) throws Exception {
+        stack.startInstance(instance, "framework-batch", port, Map.of("FLASH_FRAMEWORK_ID", "slurm", "FLASH_BATCH_CLUSTER", "slurm",
+                "FLASH_FRAMEWORK_SHARDS", "2", "FLASH_BATCH_DISK_TYPE", "hdd",
+                "FLASH_STATE_DIR", stack.dataDir().resolve("state-" + instance).toString()));
     }
 
     @AfterAll
@@ -149,23 +160,53 @@ class BatchClustersTest extends StackTest {
         assertFalse(sh("docker", "ps", "--format", "{{.Names}}").contains(jobId), "its container is gone");
     }
 
+    /**
+     * Issue 34's rebalance: a second Slurm adapter joins mid-run (the shards move between the two while
+     * jobs are submitted and running) and is then killed -9 (its shard's attempts, some mid-submit, go
+     * back to the first). Every step runs once, the job succeeds, and no cluster job is left behind.
+     */
     @Test
-    void theAdapterKilledMidRunResumesWithoutSubmittingTwice() throws Exception {
-        JobSubmission job = startedJob("""
-                name: adapter-restart
-                tasks:
-                  - {name: steady, image: "flash/shell:1", framework: slurm, command: "echo run >> /workspace/runs.txt; sleep 8; echo survived"}
-                """);
+    void aSecondAdapterJoinsMidRunAndIsKilledAndEveryStepRunsOnce() throws Exception {
+        StringBuilder yaml = new StringBuilder("name: rebalance\ntasks:\n");
+        List<String> steps = new ArrayList<>();
+        for (int chain = 0; chain < 6; chain++) {
+            for (int step = 0; step < 5; step++) {
+                String name = "c" + chain + "s" + step;
+                steps.add(name);
+                yaml.append("  - {name: ").append(name).append(", image: \"flash/shell:1\", framework: slurm, resources: {cpu: 1}, ")
+                        .append("command: \"echo ").append(name).append(" >> /workspace/runs.txt; sleep 1\"")
+                        .append(step == 0 ? "" : ", dependsOn: [c" + chain + "s" + (step - 1) + "]").append("}\n");
+            }
+        }
+        JobSubmission job = startedJob(yaml.toString());
         String jobId = io.flash.common.ids.JobIds.forSubmission(job.getSubmissionId());
-        stack.kill("framework-slurm");
-        Thread.sleep(2_000);
-        adapter("slurm", 0);
-        JobResult result = client.awaitOutcome(job.getSubmissionId(), Duration.ofSeconds(120)).orElseThrow().result();
+        try {
+            startSlurmAdapter("framework-slurm-b", 18122);
+            awaitLog("framework-slurm-b", "cluster worker serves shards [", Duration.ofSeconds(120));
+            Thread.sleep(1_500);
+        } finally {
+            stack.kill("framework-slurm-b");
+        }
+        JobResult result = client.awaitOutcome(job.getSubmissionId(), Duration.ofSeconds(300)).orElseThrow().result();
         assertEquals(JobState.SUCCEEDED, result.getState(), result.toString());
-        assertEquals(1, task(result, "steady").getAttempts(), "one attempt");
-        // Slurm forgets finished jobs within seconds here (MinJobAge 2 s); the task counts its own runs.
-        assertEquals(List.of("run"), java.nio.file.Files.readAllLines(stack.dataDir().resolve("work/jobs/" + jobId + "/runs.txt")),
-                "one cluster job ran it");
+        List<String> runs = new ArrayList<>(Files.readAllLines(stack.dataDir().resolve("work/jobs/" + jobId + "/runs.txt")));
+        Collections.sort(runs);
+        Collections.sort(steps);
+        assertEquals(steps, runs, "every step ran exactly once");
+        Process squeue = new ProcessBuilder("squeue", "-h", "-o", "%j").redirectErrorStream(true).start();
+        String queued = new String(squeue.getInputStream().readAllBytes());
+        assertTrue(squeue.waitFor(30, TimeUnit.SECONDS));
+        assertFalse(queued.contains("slurm."), "no cluster job left behind: " + queued);
+    }
+
+    private void awaitLog(String instance, String line, Duration within) throws Exception {
+        Path log = stack.logs().resolve(instance + ".log");
+        long deadline = System.nanoTime() + within.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (Files.exists(log) && Files.readString(log).contains(line)) return;
+            Thread.sleep(200);
+        }
+        fail(instance + " did not log '" + line + "' within " + within + "; see " + log);
     }
 
     @Test
