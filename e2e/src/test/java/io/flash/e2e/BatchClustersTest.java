@@ -118,7 +118,7 @@ class BatchClustersTest extends StackTest {
     }
 
     @Test
-    void eachClusterReportsExitCodesOomKillsAndTimeoutsInFlashsClasses() throws Exception {
+    void eachClusterReportsExitCodesOomKillsAndTimeoutsInFlashsClassesAndTheContainersOwnUse() throws Exception {
         for (String fw : List.of("slurm", "gridengine")) {
             JobResult result = run(job("""
                     name: classes-%s
@@ -127,8 +127,14 @@ class BatchClustersTest extends StackTest {
                       - {name: exit3, image: "flash/shell:1", framework: %s, command: "echo failing; exit 3"}
                       - {name: oom, image: "flash/shell:1", framework: %s, command: "head -c 200m /dev/zero | tail > /dev/null", resources: {memory: 16Mi}}
                       - {name: slow, image: "flash/shell:1", framework: %s, command: "sleep 120", timeout: 3s}
-                    """.formatted(fw, fw, fw, fw)), Duration.ofSeconds(240));
+                      - {name: holds50Mi, image: "flash/shell:1", framework: %s, command: "head -c 50m /dev/zero | tail > /dev/null", resources: {memory: 256Mi}}
+                    """.formatted(fw, fw, fw, fw, fw)), Duration.ofSeconds(240));
             TaskSummary exit3 = task(result, "exit3"), oom = task(result, "oom"), slow = task(result, "slow");
+            // tail holds its whole line of 50 MiB: the container's own peak, read from its cgroup, not the docker client's
+            TaskSummary used = task(result, "holds50Mi");
+            assertNotNull(used.getPeakMemoryBytes(), fw + ": " + used);
+            assertTrue(used.getPeakMemoryBytes() >= 50L << 20 && used.getPeakMemoryBytes() < 256L << 20, fw + ": " + used);
+            assertTrue(used.getCpuSeconds() != null && used.getCpuSeconds() > 0, fw + ": " + used);
             assertEquals(FailureClass.TIMEOUT, slow.getFailureClass(), fw + ": " + result);
             assertTrue(slow.getFinishedAt() - slow.getStartedAt() < 60_000, fw + ": ended at its timeout, not the cluster's minute");
             assertEquals(3, exit3.getExitCode(), fw + ": " + result);

@@ -30,6 +30,9 @@ public interface BatchConfig {
         /** The most cluster commands the worker carries out between two commits (and two looks, when the cluster is slow). */
         int commandsPerBatch();
 
+        /** How often the worker lists the job scripts' ended marks: a new one brings the next look at the cluster forward. */
+        Duration watchInterval();
+
         /** How long a finished job is remembered for a late report. */
         Duration forgetAfter();
 

@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.flash.batch.kafka.BatchTopology;
+import io.flash.batch.core.ClusterWorker;
 import io.flash.batch.kafka.ClusterWorkerLoop;
 import io.flash.common.serde.RegistryValueSerdes;
 import io.flash.common.settings.FrameworkSettings;
@@ -44,7 +45,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 public class BatchStreams {
 
     /** What the topology and the worker share: the cluster, where its jobs leave their files, how a job is made. */
-    private record Parts(BatchSettings settings, Cluster cluster, Workspaces workspaces, JobScripts scripts) {
+    private record Parts(BatchSettings settings, Cluster cluster, Workspaces workspaces, JobScripts scripts,
+                         ClusterWorker.EndedMarks endedMarks) {
     }
 
     private Parts parts;
@@ -63,9 +65,10 @@ public class BatchStreams {
             KubernetesClient client = kubernetesClient(batch.callTimeout());
             KubernetesSettings ks = new KubernetesSettings(fw.id(), k8s.namespace(), k8s.workspaceClaim(), k8s.onDemandPrices(),
                     k8s.spotPrices(), k8s.elasticCpus(), Quantity.getAmountInBytes(new Quantity(k8s.elasticMemory())).longValue(), k8s.stopGrace());
-            parts = new Parts(settings, new Kubernetes(client, ks, Path.of(batch.workRoot())), new PodLogs(client, k8s.namespace(), files), scripts);
+            parts = new Parts(settings, new Kubernetes(client, ks, Path.of(batch.workRoot())), new PodLogs(client, k8s.namespace(), files), scripts,
+                    ClusterWorker.EndedMarks.NONE);
         } else {
-            parts = new Parts(settings, cluster(batch), files, scripts);
+            parts = new Parts(settings, cluster(batch), files, scripts, new FileEndedMarks(scripts.endedMarks()));
         }
         return parts;
     }
@@ -101,7 +104,8 @@ public class BatchStreams {
         StuckThreadWatch.start(streams);
         Parts p = parts(config);
         worker = new ClusterWorkerLoop(topics(config), config.framework().id(), bootstrapServers, config.framework().tick(),
-                config.batch().commandsPerBatch(), new JobSpecs(p.scripts()), p.cluster(), Clock.systemUTC());
+                config.batch().watchInterval(), config.batch().commandsPerBatch(), new JobSpecs(p.scripts()), p.cluster(),
+                p.endedMarks(), Clock.systemUTC());
         worker.start();
     }
 

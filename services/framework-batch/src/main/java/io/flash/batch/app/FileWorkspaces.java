@@ -70,6 +70,16 @@ final class FileWorkspaces implements Workspaces {
     }
 
     @Override
+    public Usage usage(String jobId, String attemptId) {
+        try {
+            String[] words = Files.readString(scripts.usageFile(jobId, attemptId)).strip().split(" ");
+            return new Usage(Long.parseLong(words[0]), words.length > 1 ? Long.parseLong(words[1]) / 1e9 : 0);
+        } catch (IOException | RuntimeException e) {
+            return null; // not written (an older script, a node without the cgroup files) or cut short
+        }
+    }
+
+    @Override
     public String tail(String jobId, String attemptId) {
         Path file = scripts.outputFile(jobId, attemptId);
         if (!Files.exists(file)) return null;

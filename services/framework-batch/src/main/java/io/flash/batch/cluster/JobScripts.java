@@ -44,6 +44,30 @@ public final class JobScripts {
         return workspace(jobId).resolve(".flash").resolve("exit").resolve(attemptId);
     }
 
+    /** What the attempt's container used, "peak-memory-bytes cpu-nanoseconds", written by the job script as it ends. */
+    public Path usageFile(String jobId, String attemptId) {
+        return workspace(jobId).resolve(".flash").resolve("usage").resolve(attemptId);
+    }
+
+    /**
+     * The cgroup the attempt's container is started under ({@code docker run --cgroup-parent}). A
+     * parent outlives its container and keeps its peak memory and cpu time (the container's own
+     * cgroup vanishes with it), so the script reads the container's true use after it ends. A
+     * top-level slice name without dashes is one directory under either cgroup driver.
+     */
+    static String cgroupParent(String attemptId) {
+        return "flash_" + attemptId.replaceAll("[^A-Za-z0-9]", "_") + ".slice";
+    }
+
+    /**
+     * Where a job script says it has ended, once its exit status is written: one directory for the
+     * whole framework, named after the cluster job, so the cluster worker learns of every end from
+     * one listing instead of waiting for its next look.
+     */
+    public Path endedMarks() {
+        return workRoot.resolve(".flash").resolve("ended");
+    }
+
     /** The mark of an attempt the job script ended at the task's timeout. */
     public Path timeoutMarker(String jobId, String attemptId) {
         return workspace(jobId).resolve(".flash").resolve("timeout").resolve(attemptId);
@@ -72,13 +96,16 @@ public final class JobScripts {
                 task.getSpotAllowed(), task.getTimeoutSeconds(), workRoot.relativize(workspace(ready.getJobId())).toString());
     }
 
-    public String script(TaskReady ready) {
+    /** @param jobName the cluster job's name, for its ended mark */
+    public String script(TaskReady ready, String jobName) {
         TaskDefinition task = ready.getTask();
         String container = "flash-" + ready.getAttemptId().replaceAll("[^A-Za-z0-9_.-]", "_");
         Path workspace = workspace(ready.getJobId());
         double cpu = task.getResources().getCpu();
         long pids = Math.max(256L, (long) Math.ceil(cpu * pidsPerCpu));
-        List<String> run = new ArrayList<>(List.of("docker", "run", "--name", container, "--user", "65534:65534", "--read-only",
+        String cgroup = cgroupParent(ready.getAttemptId());
+        List<String> run = new ArrayList<>(List.of("docker", "run", "--name", container, "--cgroup-parent", cgroup,
+                "--user", "65534:65534", "--read-only",
                 "--tmpfs", "/tmp", "--cap-drop", "ALL", "--security-opt", "no-new-privileges",
                 "--network", task.getNetwork() == NetworkMode.BRIDGE ? "bridge" : "none",
                 "--pids-limit", Long.toString(pids), "--memory", Long.toString(task.getResources().getMemoryBytes()),
@@ -94,6 +121,7 @@ public final class JobScripts {
         Path marker = oomMarker(ready.getJobId(), ready.getAttemptId());
         Path exit = exitFile(ready.getJobId(), ready.getAttemptId());
         Path timedOut = timeoutMarker(ready.getJobId(), ready.getAttemptId());
+        Path usage = usageFile(ready.getJobId(), ready.getAttemptId());
         Long timeout = task.getTimeoutSeconds();
         // The watchdog sleeps in the background so that the trap can end it when the container ends first.
         String watchdog = timeout == null ? "" : "( trap 'kill $s 2>/dev/null; exit 0' TERM; sleep " + timeout + " & s=$!; wait $s; touch "
@@ -101,7 +129,8 @@ public final class JobScripts {
         return "#!/bin/sh\n"
                 + "# Flash attempt " + ready.getAttemptId() + " of job " + ready.getJobId() + "\n"
                 + "mkdir -p " + quote(workspace.toString()) + " " + quote(marker.getParent().toString()) + " "
-                + quote(exit.getParent().toString()) + " " + quote(timedOut.getParent().toString()) + "\n"
+                + quote(exit.getParent().toString()) + " " + quote(timedOut.getParent().toString()) + " "
+                + quote(usage.getParent().toString()) + " " + quote(endedMarks().toString()) + "\n"
                 + "chmod 0777 " + quote(workspace.toString()) + "\n"
                 + "docker rm -f " + container + " >/dev/null 2>&1\n"
                 + "export FLASH_NODE_ID=\"$(hostname)\"\n"
@@ -124,8 +153,31 @@ public final class JobScripts {
                 + "  done\n"
                 + "fi\n"
                 + "docker rm -f " + container + " >/dev/null 2>&1\n"
+                + usage(cgroup, usage)
                 + "echo $rc > " + quote(exit.toString()) + "\n"
+                + ": > " + quote(endedMarks().resolve(jobName).toString()) + "\n"
                 + "exit $rc\n";
+    }
+
+    /**
+     * Reads the container's peak memory and cpu time from its parent cgroup (v1: the memory and
+     * cpuacct hierarchies; v2: the unified one) into the usage file, then removes the parent. Before
+     * the exit status: the adapter reads both once the exit status is there.
+     */
+    private static String usage(String cgroup, Path file) {
+        // A relative parent lands under the daemon's own cgroup in each hierarchy, which may differ
+        // between hierarchies (a daemon confined in memory only): found by name, not by a fixed path.
+        return "g=/sys/fs/cgroup; peak=; acct=; usec=\n"
+                + "dirs=$(find $g -maxdepth 5 -type d -name " + cgroup + " 2>/dev/null)\n"
+                + "for d in $dirs; do\n"
+                + "  [ -r $d/memory.max_usage_in_bytes ] && peak=$(cat $d/memory.max_usage_in_bytes)\n"
+                + "  [ -r $d/memory.peak ] && peak=$(cat $d/memory.peak)\n"
+                + "  [ -r $d/cpuacct.usage ] && acct=$(cat $d/cpuacct.usage)\n"
+                + "  [ -r $d/memory.peak ] && usec=$(sed -n 's/^usage_usec //p' $d/cpu.stat)\n"
+                + "done\n"
+                + "[ -z \"$acct\" ] && [ -n \"$usec\" ] && acct=$((usec * 1000))\n"
+                + "[ -n \"$peak\" ] && echo \"$peak ${acct:-0}\" > " + quote(file.toString()) + "\n"
+                + "for d in $dirs; do rmdir $d 2>/dev/null; done\n";
     }
 
     /** One word for sh: single quotes, with any single quote closed, escaped and reopened. */

@@ -174,7 +174,9 @@ public final class BatchShard {
             String attempt = ClusterNames.attemptOf(settings.frameworkId(), state.getName());
             if (attempt != null) byAttempt.computeIfAbsent(attempt, a -> new ArrayList<>()).add(ClusterStates.job(state));
         }
-        byAttempt.forEach((attempt, jobs) -> reconcile(attempt, jobs, now));
+        Set<String> ended = new HashSet<>();
+        for (String name : look.getEnded()) ended.add(ClusterNames.attemptOf(settings.frameworkId(), name));
+        byAttempt.forEach((attempt, jobs) -> reconcile(attempt, jobs, ended.contains(attempt), now));
         submitWaiting(now); // the cluster answers: what was held goes now
         List<TaskDispatch> queued = new ArrayList<>();
         for (TaskDispatch d : store.submitted().values()) {
@@ -185,7 +187,9 @@ public final class BatchShard {
             if (clusterId == null || (job == null && Objects.requireNonNullElse(store.marks().get("submitted/" + id), 0L) >= look.getLookedAt())) {
                 queued.add(d); // not in the cluster yet, or submitted after this look began
             } else if (job == null) {
-                gone(d.getReady(), clusterId, now);
+                gone(d.getReady(), clusterId, null, now);
+            } else if (ended.contains(id) && active(job) && workspaces.exitStatus(d.getReady().getJobId(), id) != null) {
+                gone(d.getReady(), clusterId, job.node(), now); // its script has ended: the cluster's word follows
             } else if (seen(d.getReady(), job, now)) {
                 queued.add(d);
             }
@@ -202,16 +206,20 @@ public final class BatchShard {
      * report is on the way, or its worker died before sending it); every queued or running job no
      * attempt holds under that id is cancelled.
      */
-    private void reconcile(String attempt, List<Cluster.Job> jobs, long now) {
+    private void reconcile(String attempt, List<Cluster.Job> jobs, boolean ended, long now) {
         boolean held = store.submitted().get(attempt) != null || store.waiting().get(attempt) != null;
         if (held && store.clusterIds().get(attempt) == null) {
             jobs.stream().max(Comparator.comparing(j -> numeric(j.id()))).ifPresent(j -> submitted(attempt, j.id(), now));
         }
         String kept = store.clusterIds().get(attempt);
         for (Cluster.Job job : jobs) {
-            boolean active = job.phase() == Cluster.Phase.QUEUED || job.phase() == Cluster.Phase.RUNNING;
-            if (active && !job.id().equals(kept)) command(ClusterAction.CANCEL, attempt, job.id(), null, now);
+            // an ended script's job is finishing, not an orphan: the attempt was released by its exit status
+            if (active(job) && !ended && !job.id().equals(kept)) command(ClusterAction.CANCEL, attempt, job.id(), null, now);
         }
+    }
+
+    private static boolean active(Cluster.Job job) {
+        return job.phase() == Cluster.Phase.QUEUED || job.phase() == Cluster.Phase.RUNNING;
     }
 
     private static long numeric(String id) {
@@ -223,13 +231,13 @@ public final class BatchShard {
     }
 
     /** A job the cluster no longer lists: ended by the exit status its script left, or lost once forgotten long enough. */
-    private void gone(TaskReady r, String clusterId, long now) {
+    private void gone(TaskReady r, String clusterId, String node, long now) {
         String id = r.getAttemptId();
         Integer exit = workspaces.exitStatus(r.getJobId(), id);
         if (exit != null) {
-            streamLog(r, null, true, now);
+            streamLog(r, node, true, now);
             release(id, ended(r, new Cluster.Job(clusterId, id, exit == 0 ? Cluster.Phase.SUCCEEDED : Cluster.Phase.FAILED,
-                    "exited " + exit, exit, null, null), now), now);
+                    "exited " + exit, exit, node, null), now), now);
         } else if (stoppedByFlash(id)) { // a cancelled pod is deleted: gone with its status (Kubernetes)
             release(id, ended(r, new Cluster.Job(clusterId, id, Cluster.Phase.CANCELLED, "deleted", null, null, null), now), now);
         } else {
@@ -321,10 +329,13 @@ public final class BatchShard {
     }
 
     private AttemptEvent report(TaskReady r, Cluster.Job job, AttemptState state, FailureClass cause, String reason, long now) {
+        Workspaces.Usage used = state == AttemptState.STARTED ? null : workspaces.usage(r.getJobId(), r.getAttemptId());
         return AttemptEvent.newBuilder().setNodeId(job.node() == null ? settings.frameworkId() : job.node()).setJobId(r.getJobId())
                 .setTaskId(r.getTaskId()).setAttemptId(r.getAttemptId()).setState(state)
                 .setExitCode(state == AttemptState.STARTED ? null : job.exitCode()).setFailureClass(cause).setReason(reason)
-                .setStdoutTail(state == AttemptState.STARTED ? null : workspaces.tail(r.getJobId(), r.getAttemptId())).setAt(now).build();
+                .setStdoutTail(state == AttemptState.STARTED ? null : workspaces.tail(r.getJobId(), r.getAttemptId()))
+                .setPeakMemoryBytes(used == null ? null : used.peakMemoryBytes()).setCpuSeconds(used == null ? null : used.cpuSeconds())
+                .setAt(now).build();
     }
 
     /**

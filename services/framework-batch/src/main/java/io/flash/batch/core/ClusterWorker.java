@@ -32,8 +32,32 @@ public final class ClusterWorker {
         Cluster.JobSpec spec(ClusterCommand submit);
     }
 
+    /**
+     * The marks job scripts leave as they end (after their exit status), named after their jobs:
+     * an end is known from a listing, sooner than the cluster's next look says it.
+     */
+    public interface EndedMarks {
+        /** The names of the jobs whose marks are there. */
+        Set<String> list();
+
+        void remove(String jobName);
+
+        /** A cluster whose jobs leave no marks (Kubernetes' pods: their ends are watched in their phases). */
+        EndedMarks NONE = new EndedMarks() {
+            public Set<String> list() {
+                return Set.of();
+            }
+
+            public void remove(String jobName) {
+            }
+        };
+    }
+
     private final String frameworkId;
     private final Cluster cluster;
+    private final EndedMarks endedMarks;
+    /** The marks of this worker's shards at the last listing: a new one asks for a look now. */
+    private Set<String> endedSeen = Set.of();
     private final Specs specs;
     private final Reports reports;
     private final Set<Integer> shards = new TreeSet<>();
@@ -43,9 +67,10 @@ public final class ClusterWorker {
      */
     private final Map<Integer, Set<String>> watched = new HashMap<>();
 
-    public ClusterWorker(String frameworkId, Cluster cluster, Specs specs, Reports reports) {
+    public ClusterWorker(String frameworkId, Cluster cluster, Specs specs, EndedMarks endedMarks, Reports reports) {
         this.frameworkId = frameworkId;
         this.cluster = cluster;
+        this.endedMarks = endedMarks;
         this.specs = specs;
         this.reports = reports;
     }
@@ -130,6 +155,19 @@ public final class ClusterWorker {
         }
     }
 
+    /** Whether a job of the worker's shards has ended since the last look: a look now reports it without waiting for the tick. */
+    public boolean somethingEnded() {
+        return !endedSeen.containsAll(endedMarks());
+    }
+
+    private Set<String> endedMarks() {
+        Set<String> mine = new HashSet<>();
+        for (String name : endedMarks.list()) {
+            if (shards.contains(ClusterNames.shardOf(frameworkId, name))) mine.add(name);
+        }
+        return mine;
+    }
+
     /**
      * One look at the cluster for all the worker's shards: each gets its jobs and the partitions
      * (its heartbeat), or word that the controller is silent (no heartbeat: the dispatcher judges
@@ -141,6 +179,7 @@ public final class ClusterWorker {
         if (shards.isEmpty()) return;
         List<Cluster.Job> jobs;
         List<Cluster.Partition> partitions;
+        Set<String> ended = endedMarks(); // before the jobs: a job the look lists active may have ended since, not the reverse
         try {
             Set<String> names = new HashSet<>();
             for (int shard : shards) names.addAll(watched.get(shard));
@@ -154,7 +193,11 @@ public final class ClusterWorker {
             return;
         }
         Map<Integer, List<ClusterJobState>> byShard = new HashMap<>();
+        Map<Integer, List<String>> endedByShard = new HashMap<>();
+        Set<String> stillActive = new HashSet<>();
+        for (String name : ended) endedByShard.computeIfAbsent(ClusterNames.shardOf(frameworkId, name), s -> new ArrayList<>()).add(name);
         for (Cluster.Job job : jobs) {
+            if (job.phase() == Cluster.Phase.QUEUED || job.phase() == Cluster.Phase.RUNNING) stillActive.add(job.name());
             int shard = ClusterNames.shardOf(frameworkId, job.name());
             if (!shards.contains(shard)) continue; // another worker's shard: it reports them
             byShard.computeIfAbsent(shard, s -> new ArrayList<>()).add(ClusterStates.state(job));
@@ -163,7 +206,11 @@ public final class ClusterWorker {
         var offers = partitions.stream().map(ClusterStates::partition).toList();
         for (int shard : shards) {
             reports.report(ClusterReport.newBuilder().setShard(shard).setKind(ClusterReportKind.STATES)
-                    .setJobs(byShard.getOrDefault(shard, List.of())).setPartitions(offers).setLookedAt(now).setAt(now).build());
+                    .setJobs(byShard.getOrDefault(shard, List.of())).setEnded(endedByShard.getOrDefault(shard, List.of()))
+                    .setPartitions(offers).setLookedAt(now).setAt(now).build());
         }
+        // A mark is kept until the cluster agrees the job has ended: until then the shard must not take the job for an orphan.
+        for (String name : ended) if (!stillActive.contains(name)) endedMarks.remove(name);
+        endedSeen = ended;
     }
 }

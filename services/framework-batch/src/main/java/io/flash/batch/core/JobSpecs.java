@@ -25,7 +25,7 @@ public final class JobSpecs implements ClusterWorker.Specs {
         Map<String, String> labels = task.getNodeLabels() == null ? Map.of() : task.getNodeLabels();
         String partition = labels.getOrDefault("partition", labels.get("queue"));
         return new Cluster.JobSpec(submit.getJobName(), task.getResources().getCpu(), task.getResources().getMemoryBytes(),
-                JobScripts.clusterTimeLimitSeconds(task.getTimeoutSeconds()), partition, scripts.script(r),
+                JobScripts.clusterTimeLimitSeconds(task.getTimeoutSeconds()), partition, scripts.script(r, submit.getJobName()),
                 scripts.outputFile(r.getJobId(), r.getAttemptId()).toString(), scripts.container(r));
     }
 }

@@ -15,6 +15,12 @@ public interface Workspaces {
     /** The exit status the job script wrote when the container ended, or null (still running, or the script never got there). */
     Integer exitStatus(String jobId, String attemptId);
 
+    /** What the attempt's container used, read by the job script from its cgroup as it ended, or null (not written). */
+    Usage usage(String jobId, String attemptId);
+
+    record Usage(long peakMemoryBytes, double cpuSeconds) {
+    }
+
     /** The end of the attempt's output, or null. */
     String tail(String jobId, String attemptId);
 

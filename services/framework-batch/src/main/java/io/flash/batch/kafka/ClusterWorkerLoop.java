@@ -53,6 +53,7 @@ public final class ClusterWorkerLoop implements AutoCloseable {
     private final Topic<String, ClusterCommand> commands;
     private final Topic<String, ClusterReport> reports;
     private final Duration tick;
+    private final Duration watchInterval;
     private final Clock clock;
     private final KafkaConsumer<String, byte[]> consumer;
     private final SetAside<ClusterCommand> decoder;
@@ -63,11 +64,17 @@ public final class ClusterWorkerLoop implements AutoCloseable {
     private final Thread thread;
     private volatile boolean stopping;
 
-    public ClusterWorkerLoop(FlashTopics topics, String frameworkId, String bootstrapServers, Duration tick, int maxCommandsPerBatch,
-                             ClusterWorker.Specs specs, Cluster cluster, Clock clock) {
+    /**
+     * @param tick          how often the cluster is looked at
+     * @param watchInterval how often the ended marks are listed; a new one brings the next look forward
+     */
+    public ClusterWorkerLoop(FlashTopics topics, String frameworkId, String bootstrapServers, Duration tick, Duration watchInterval,
+                             int maxCommandsPerBatch, ClusterWorker.Specs specs, Cluster cluster, ClusterWorker.EndedMarks endedMarks,
+                             Clock clock) {
         this.commands = topics.frameworkClusterCommands(frameworkId);
         this.reports = topics.frameworkClusterReports(frameworkId);
         this.tick = tick;
+        this.watchInterval = watchInterval;
         this.clock = clock;
         Properties c = KafkaLogin.fromEnvironment().addTo(new Properties());
         c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -85,7 +92,7 @@ public final class ClusterWorkerLoop implements AutoCloseable {
         producer = new KafkaProducer<>(p, reports.keySerde().serializer(), reports.valueSerde().serializer());
         deadLetters = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
         decoder = new SetAside<>("framework-batch", "cluster command", commands.valueSerde().deserializer(), deadLetters, LOG::error);
-        worker = new ClusterWorker(frameworkId, cluster, specs, this::send);
+        worker = new ClusterWorker(frameworkId, cluster, specs, endedMarks, this::send);
         thread = new Thread(this::run, "cluster-worker-" + frameworkId);
     }
 
@@ -112,17 +119,21 @@ public final class ClusterWorkerLoop implements AutoCloseable {
     }
 
     private void run() {
-        long nextLook = 0;
+        long nextLook = 0, nextWatch = 0;
         try {
             while (!stopping) {
                 try {
-                    long wait = Math.max(0, nextLook - clock.millis());
+                    long wait = Math.max(0, Math.min(nextLook, nextWatch) - clock.millis());
                     List<ClusterCommand> batch = new ArrayList<>();
-                    for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(Math.min(wait, tick.toMillis())))) {
+                    for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(wait))) {
                         ClusterCommand command = decoder.decode(record);
                         if (command != null) batch.add(command);
                     }
                     if (!batch.isEmpty()) worker.carryOut(batch, clock.millis());
+                    if (clock.millis() >= nextWatch) {
+                        if (worker.somethingEnded()) nextLook = 0; // an end is reported now, not at the tick
+                        nextWatch = clock.millis() + watchInterval.toMillis();
+                    }
                     if (clock.millis() >= nextLook) {
                         worker.look(clock.millis());
                         nextLook = clock.millis() + tick.toMillis();

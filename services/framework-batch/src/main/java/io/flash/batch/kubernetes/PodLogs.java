@@ -73,6 +73,11 @@ public final class PodLogs implements Workspaces {
     }
 
     @Override
+    public Usage usage(String jobId, String attemptId) {
+        return null; // the pod's use lives in the metrics API (metrics-server), which a cluster need not have (docs/frameworks.md)
+    }
+
+    @Override
     public Outputs outputs(String jobId, List<String> declared) {
         return files.outputs(jobId, declared);
     }

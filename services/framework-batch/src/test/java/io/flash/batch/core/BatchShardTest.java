@@ -29,6 +29,7 @@ class BatchShardTest {
     private final Set<String> filesInWorkspace = new HashSet<>();
     private final Map<String, StringBuilder> outputs = new HashMap<>();
     private final Map<String, Integer> exits = new HashMap<>();
+    private final Map<String, Workspaces.Usage> usages = new HashMap<>();
     private long now = 100_000;
 
     private WiredShard wired() {
@@ -47,6 +48,7 @@ class BatchShardTest {
             }
             public String tail(String jobId, String attemptId) { return "tail of " + attemptId; }
             public Integer exitStatus(String jobId, String attemptId) { return exits.get(attemptId); }
+            public Usage usage(String jobId, String attemptId) { return usages.get(attemptId); }
         };
         return new WiredShard(new BatchSettings("slurm", 500, Duration.ofMinutes(10), Duration.ofSeconds(20), DiskType.SSD, false),
                 memory, cluster, new JobScripts("slurm", Path.of("/shared/flash"), 128), workspaces, now);
@@ -92,10 +94,14 @@ class BatchShardTest {
         tick();
         tick();
         assertEquals(List.of(TaskEventType.PLACED, TaskEventType.STARTED), types(), "started once");
+        assertNull(last().getPeakMemoryBytes(), "no use is known while it runs");
         cluster.set(job("a"), Cluster.Phase.SUCCEEDED, 0);
+        usages.put("j.a.1", new Workspaces.Usage(52_428_800, 1.25)); // what the script read from the container's cgroup
         tick();
         assertEquals(TaskEventType.SUCCEEDED, last().getType());
         assertEquals("tail of j.a.1", last().getStdoutTail());
+        assertEquals(52_428_800L, last().getPeakMemoryBytes(), "the container's own peak");
+        assertEquals(1.25, last().getCpuSeconds());
         assertEquals("c1", last().getNodeId());
         assertTrue(submitted.isEmpty() && ids.isEmpty(), "released");
         tick();
@@ -177,6 +183,31 @@ class BatchShardTest {
         assertEquals(TaskEventType.CANCELLED, byTask.get("j.a").getType());
         assertEquals(TaskEventType.LOST, byTask.get("j.b").getType());
         assertEquals(FailureClass.FRAMEWORK_LOST, byTask.get("j.b").getFailureClass());
+    }
+
+    @Test
+    void aScriptsEndedMarkEndsTheAttemptAtOnceThoughTheClusterStillListsItRunningAndItsJobIsNotCancelled() {
+        dispatch("a");
+        tick();
+        cluster.set(job("a"), Cluster.Phase.RUNNING, null);
+        tick();
+        assertEquals(TaskEventType.STARTED, last().getType());
+        assertFalse(wired.worker.somethingEnded());
+        exits.put("j.a.1", 0); // the script wrote its exit status, then its mark; slurmctld has not yet seen the script exit
+        wired.endedMarks.add(job("a"));
+        assertTrue(wired.worker.somethingEnded(), "a new mark brings the look forward");
+        tick();
+        assertEquals(TaskEventType.SUCCEEDED, last().getType());
+        assertEquals("c1", last().getNodeId(), "on the node the cluster listed");
+        assertTrue(submitted.isEmpty(), "released");
+        assertTrue(cluster.cancelled.isEmpty(), "a finishing job is not an orphan");
+        assertTrue(wired.endedMarks.contains(job("a")), "the mark stays while the cluster lists the job running");
+        assertFalse(wired.worker.somethingEnded(), "and asks for no second look");
+        cluster.set(job("a"), Cluster.Phase.SUCCEEDED, 0);
+        tick();
+        assertTrue(wired.endedMarks.isEmpty(), "removed once the cluster agrees");
+        assertTrue(cluster.cancelled.isEmpty());
+        assertEquals(1, events.stream().filter(e -> e.getType() == TaskEventType.SUCCEEDED).count(), "ended once");
     }
 
     @Test
@@ -309,7 +340,7 @@ class BatchShardTest {
         TaskReady r = ready("j", task("a"), 1);
         wired.shard.onDispatch(TaskDispatch.newBuilder().setFrameworkId("slurm").setShard(0).setReady(r).setDispatchedAt(now).build(), now);
         ClusterWorker died = new ClusterWorker("slurm", cluster, new JobSpecs(new JobScripts("slurm", Path.of("/shared/flash"), 128)),
-                report -> { }); // killed after sbatch, before its report was written
+                ClusterWorker.EndedMarks.NONE, report -> { }); // killed after sbatch, before its report was written
         died.assigned(List.of(0));
         died.carryOut(List.copyOf(memory.commands), now);
         memory.commands.clear();

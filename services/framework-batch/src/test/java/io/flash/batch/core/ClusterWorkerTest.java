@@ -20,7 +20,7 @@ class ClusterWorkerTest {
     private final MemoryCluster cluster = new MemoryCluster();
     private final List<ClusterReport> reports = new ArrayList<>();
     private final ClusterWorker worker = new ClusterWorker("slurm", cluster, new JobSpecs(new JobScripts("slurm", Path.of("/shared/flash"), 128)),
-            reports::add);
+            ClusterWorker.EndedMarks.NONE, reports::add);
 
     private static ClusterCommand submit(int shard, String task) {
         TaskReady r = ready("j", task(task), 1);

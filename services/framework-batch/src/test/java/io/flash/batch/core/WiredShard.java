@@ -7,7 +7,9 @@ import io.flash.schema.ClusterReport;
 import io.flash.schema.TaskDispatch;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A batch shard and its cluster worker wired in memory, as the topics wire them: the shard's
@@ -19,6 +21,8 @@ public final class WiredShard {
     public final ClusterWorker worker;
     /** Every report the worker sent, in order. */
     public final List<ClusterReport> reports = new ArrayList<>();
+    /** The ended marks job scripts left, by job name. */
+    public final Set<String> endedMarks = new HashSet<>();
     private final List<ClusterReport> unread = new ArrayList<>();
     private final BatchSettings settings;
     private final Workspaces workspaces;
@@ -28,7 +32,15 @@ public final class WiredShard {
         this.settings = settings;
         this.memory = memory;
         this.workspaces = workspaces;
-        this.worker = new ClusterWorker(settings.frameworkId(), cluster, new JobSpecs(scripts), r -> {
+        this.worker = new ClusterWorker(settings.frameworkId(), cluster, new JobSpecs(scripts), new ClusterWorker.EndedMarks() {
+            public Set<String> list() {
+                return Set.copyOf(endedMarks);
+            }
+
+            public void remove(String jobName) {
+                endedMarks.remove(jobName);
+            }
+        }, r -> {
             reports.add(r);
             unread.add(r);
         });

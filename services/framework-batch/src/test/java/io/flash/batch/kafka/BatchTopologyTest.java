@@ -46,6 +46,7 @@ class BatchTopologyTest {
             public boolean oomKilled(String jobId, String attemptId) { return false; }
             public boolean timedOut(String jobId, String attemptId) { return false; }
             public Integer exitStatus(String jobId, String attemptId) { return null; }
+            public Usage usage(String jobId, String attemptId) { return null; }
             public Outputs outputs(String jobId, List<String> declared) { return new Outputs(List.of(), declared); }
             public String tail(String jobId, String attemptId) { return outputs.get(attemptId); }
             public Output output(String jobId, String attemptId, long from, int max, boolean toTheEnd) {

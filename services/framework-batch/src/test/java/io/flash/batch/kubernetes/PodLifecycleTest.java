@@ -61,6 +61,7 @@ class PodLifecycleTest {
             public boolean oomKilled(String jobId, String attemptId) { return false; }
             public boolean timedOut(String jobId, String attemptId) { return false; }
             public Integer exitStatus(String jobId, String attemptId) { return null; }
+            public Usage usage(String jobId, String attemptId) { return null; }
             public String tail(String jobId, String attemptId) { return null; }
             public Output output(String jobId, String attemptId, long from, int max, boolean toTheEnd) { return new Output("", from, 0); }
             public Outputs outputs(String jobId, List<String> declared) { return new Outputs(List.of(), List.of()); }
@@ -280,7 +281,8 @@ class PodLifecycleTest {
     void aSubmissionRedoneByARestartedWorkerAdoptsThePodItCreatedInsteadOfCreatingASecond() {
         TaskReady r = dispatch("a");
         List<ClusterReport> reports = new ArrayList<>();
-        ClusterWorker restarted = new ClusterWorker("k8s", new Kubernetes(client, settings(), workRoot), new JobSpecs(scripts()), reports::add);
+        ClusterWorker restarted = new ClusterWorker("k8s", new Kubernetes(client, settings(), workRoot), new JobSpecs(scripts()),
+                ClusterWorker.EndedMarks.NONE, reports::add);
         restarted.assigned(List.of(0));
         restarted.carryOut(List.of(ClusterCommand.newBuilder().setShard(0).setAction(ClusterAction.SUBMIT).setAttemptId(r.getAttemptId())
                 .setJobName(ClusterNames.of("k8s", 0, r.getAttemptId())).setReady(r).setAt(now).build()), now);
