@@ -14,9 +14,14 @@ export FLASH_API_URL="${FLASH_API_URL:-http://127.0.0.1:${FLASH_HTTP_PORT_BASE:-
 work="${FLASH_WORK_ROOT:-${FLASH_DATA_DIR:-$HOME/.flash}/work}"
 bash infra/clusters/slurm.sh start tuned >/dev/null
 if ! curl -fsS "http://127.0.0.1:$port/q/health/ready" >/dev/null 2>&1; then
-  FLASH_FRAMEWORK_ID=slurm FLASH_BATCH_CLUSTER=slurm FLASH_WORK_ROOT="$work" nohup java -Xmx384m -XX:+UseSerialGC \
+  # Its own state directory under the platform's data directory, and stopped when the benchmark ends: an adapter
+  # left from an earlier run would hold the state directory's lock and the next one would not start.
+  FLASH_FRAMEWORK_ID=slurm FLASH_BATCH_CLUSTER=slurm FLASH_WORK_ROOT="$work" \
+    FLASH_STATE_DIR="${FLASH_DATA_DIR:-$HOME/.flash}/state" nohup java -Xmx384m -XX:+UseSerialGC \
     -XX:TieredStopAtLevel=1 -Dquarkus.http.port="$port" -jar services/framework-batch/target/quarkus-app/quarkus-run.jar \
     > "${FLASH_DATA_DIR:-$HOME/.flash}/logs/framework-batch.log" 2>&1 &
+  adapter=$!
+  trap 'kill $adapter 2>/dev/null' EXIT
   for _ in $(seq 1 120); do curl -fsS "http://127.0.0.1:$port/q/health/ready" >/dev/null 2>&1 && break; sleep 1; done
   sleep 5 # its first heartbeat reaches the dispatcher
 fi
