@@ -89,11 +89,18 @@ public final class ClusterWorker {
         return Collections.unmodifiableSet(shards);
     }
 
+    public void carryOut(List<ClusterCommand> commands, long now) {
+        carryOut(commands, now, () -> { });
+    }
+
     /**
      * Carries out commands in order. A controller that does not answer a submission is not asked
      * again in the same batch: the rest are reported unreachable at once, for their shards to hold.
+     *
+     * @param between run after each command: a long batch (200 submissions take half a minute)
+     *                must not keep the looks, and with them the shards' heartbeats, waiting
      */
-    public void carryOut(List<ClusterCommand> commands, long now) {
+    public void carryOut(List<ClusterCommand> commands, long now, Runnable between) {
         String unreachable = null;
         Map<String, String> existing = new HashMap<>();
         if (commands.stream().anyMatch(c -> c.getAction() == ClusterAction.SUBMIT)) {
@@ -114,6 +121,7 @@ public final class ClusterWorker {
                     if (names != null) names.remove(command.getJobName());
                 }
             }
+            between.run();
         }
     }
 

@@ -63,6 +63,7 @@ public final class ClusterWorkerLoop implements AutoCloseable {
     private final List<Future<RecordMetadata>> sent = new ArrayList<>();
     private final Thread thread;
     private volatile boolean stopping;
+    private long nextLook;
 
     /**
      * @param tick          how often the cluster is looked at
@@ -119,7 +120,7 @@ public final class ClusterWorkerLoop implements AutoCloseable {
     }
 
     private void run() {
-        long nextLook = 0, nextWatch = 0;
+        long nextWatch = 0;
         try {
             while (!stopping) {
                 try {
@@ -129,15 +130,12 @@ public final class ClusterWorkerLoop implements AutoCloseable {
                         ClusterCommand command = decoder.decode(record);
                         if (command != null) batch.add(command);
                     }
-                    if (!batch.isEmpty()) worker.carryOut(batch, clock.millis());
+                    if (!batch.isEmpty()) worker.carryOut(batch, clock.millis(), this::lookIfDue);
                     if (clock.millis() >= nextWatch) {
                         if (worker.somethingEnded()) nextLook = 0; // an end is reported now, not at the tick
                         nextWatch = clock.millis() + watchInterval.toMillis();
                     }
-                    if (clock.millis() >= nextLook) {
-                        worker.look(clock.millis());
-                        nextLook = clock.millis() + tick.toMillis();
-                    }
+                    lookIfDue();
                     awaitSent();
                     consumer.commitSync(); // after the reports: a batch is redone rather than lost
                 } catch (WakeupException e) {
@@ -158,6 +156,13 @@ public final class ClusterWorkerLoop implements AutoCloseable {
         } finally {
             consumer.close(Duration.ofSeconds(5));
         }
+    }
+
+    /** One look per tick, between commands too: the shards' heartbeats ride on the looks. */
+    private void lookIfDue() {
+        if (clock.millis() < nextLook) return;
+        worker.look(clock.millis());
+        nextLook = clock.millis() + tick.toMillis();
     }
 
     /** Back to the last committed positions, so the batch whose reports or commit failed is read again. */

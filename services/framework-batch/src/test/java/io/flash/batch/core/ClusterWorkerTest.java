@@ -47,6 +47,20 @@ class ClusterWorkerTest {
     }
 
     @Test
+    void aLongBatchLetsTheLooksAndWithThemTheHeartbeatsGoOnBetweenItsCommands() {
+        worker.assigned(List.of(0));
+        int[] calls = {0};
+        worker.carryOut(List.of(submit(0, "a"), submit(0, "b"), submit(0, "c")), 1, () -> {
+            if (++calls[0] == 2) worker.look(2); // the loop's tick came due after the second submission
+        });
+        assertEquals(List.of(ClusterReportKind.SUBMITTED, ClusterReportKind.SUBMITTED, ClusterReportKind.STATES, ClusterReportKind.SUBMITTED),
+                reports.stream().map(ClusterReport::getKind).toList());
+        assertEquals(List.of("slurm.0.j.a.1", "slurm.0.j.b.1"), reports.get(2).getJobs().stream().map(ClusterJobState::getName).toList(),
+                "the look lists what was submitted before it, whose reports went first");
+        assertEquals(3, cluster.submitted.size(), "and the batch goes on");
+    }
+
+    @Test
     void aSilentControllerIsAskedOncePerBatchAndEveryShardHearsWhy() {
         worker.assigned(List.of(0, 1));
         cluster.down = true;
