@@ -187,10 +187,9 @@ public final class BatchShard {
             if (clusterId == null || (job == null && Objects.requireNonNullElse(store.marks().get("submitted/" + id), 0L) >= look.getLookedAt())) {
                 queued.add(d); // not in the cluster yet, or submitted after this look began
             } else if (job == null) {
-                gone(d.getReady(), clusterId, null, now);
-            } else if (ended.contains(id) && active(job) && workspaces.exitStatus(d.getReady().getJobId(), id) != null) {
-                gone(d.getReady(), clusterId, job.node(), now); // its script has ended: the cluster's word follows
-            } else if (seen(d.getReady(), job, now)) {
+                gone(d.getReady(), clusterId, now);
+            } else if (!(ended.contains(id) && active(job) && endedByItsScript(d.getReady(), clusterId, job.node(), now))
+                    && seen(d.getReady(), job, now)) {
                 queued.add(d);
             }
         }
@@ -230,15 +229,27 @@ public final class BatchShard {
         }
     }
 
-    /** A job the cluster no longer lists: ended by the exit status its script left, or lost once forgotten long enough. */
-    private void gone(TaskReady r, String clusterId, String node, long now) {
+    /**
+     * Ends the attempt by the exit status its script left, if it left one: for a job the cluster no
+     * longer lists, or one whose script has ended though the cluster still lists it (the cluster's word follows).
+     *
+     * @return whether it ended
+     */
+    private boolean endedByItsScript(TaskReady r, String clusterId, String node, long now) {
         String id = r.getAttemptId();
         Integer exit = workspaces.exitStatus(r.getJobId(), id);
-        if (exit != null) {
-            streamLog(r, node, true, now);
-            release(id, ended(r, new Cluster.Job(clusterId, id, exit == 0 ? Cluster.Phase.SUCCEEDED : Cluster.Phase.FAILED,
-                    "exited " + exit, exit, node, null), now), now);
-        } else if (stoppedByFlash(id)) { // a cancelled pod is deleted: gone with its status (Kubernetes)
+        if (exit == null) return false;
+        streamLog(r, node, true, now);
+        release(id, ended(r, new Cluster.Job(clusterId, id, exit == 0 ? Cluster.Phase.SUCCEEDED : Cluster.Phase.FAILED,
+                "exited " + exit, exit, node, null), now), now);
+        return true;
+    }
+
+    /** A job the cluster no longer lists: ended by the exit status its script left, or lost once forgotten long enough. */
+    private void gone(TaskReady r, String clusterId, long now) {
+        String id = r.getAttemptId();
+        if (endedByItsScript(r, clusterId, null, now)) return;
+        if (stoppedByFlash(id)) { // a cancelled pod is deleted: gone with its status (Kubernetes)
             release(id, ended(r, new Cluster.Job(clusterId, id, Cluster.Phase.CANCELLED, "deleted", null, null, null), now), now);
         } else {
             Long submittedAt = store.marks().get("submitted/" + id);
