@@ -33,6 +33,9 @@ public interface BatchConfig {
         /** How often the worker lists the job scripts' ended marks: a new one brings the next look at the cluster forward. */
         Duration watchInterval();
 
+        /** How long the controller may leave looks unanswered before the framework counts as down (slow until then). */
+        Duration downAfter();
+
         /** How long a finished job is remembered for a late report. */
         Duration forgetAfter();
 

@@ -58,7 +58,7 @@ public class BatchStreams {
         BatchConfig.Batch batch = config.batch();
         JobScripts scripts = new JobScripts(fw.id(), Path.of(batch.workRoot()), batch.pidsPerCpu());
         BatchSettings settings = new BatchSettings(fw.id(), fw.acceptLimit(), batch.forgetAfter(), fw.fenceAfterAbsence(),
-                DiskType.valueOf(batch.diskType().toUpperCase(Locale.ROOT)), batch.network());
+                batch.downAfter(), fw.tick(), DiskType.valueOf(batch.diskType().toUpperCase(Locale.ROOT)), batch.network());
         Workspaces files = new FileWorkspaces(scripts);
         if (batch.cluster().equalsIgnoreCase("kubernetes")) {
             BatchConfig.Kubernetes k8s = batch.kubernetes();

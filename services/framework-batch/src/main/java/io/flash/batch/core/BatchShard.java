@@ -17,8 +17,8 @@ import java.util.*;
  * never waits on a cluster tool. Every look reconciles: a held attempt is matched with its job by
  * name and id; a job that ended becomes a task event, one the cluster forgot ends by the exit status
  * its script left; a queued or running job no attempt holds is cancelled. The cluster's partitions
- * become the shard's heartbeat, and a silent controller stops it, so the dispatcher's DOWN and
- * re-dispatch path takes over. No Kafka here: the topology adapts.
+ * become the shard's heartbeat; a slow controller empties its free room, a down one stops it
+ * ({@link ControllerWatch}), so the dispatcher's DOWN and re-dispatch path takes over. No Kafka here: the topology adapts.
  */
 public final class BatchShard {
 
@@ -34,6 +34,8 @@ public final class BatchShard {
     private final HoldNotices holds = new HoldNotices();
     private final CatchUp catchUp;
     private final int shard;
+    private final ControllerWatch controller;
+    private long heartbeatAt;
 
     public BatchShard(BatchSettings settings, int shard, BatchStore store, BatchOutbox outbox, Workspaces workspaces, long now) {
         this.settings = settings;
@@ -42,6 +44,7 @@ public final class BatchShard {
         this.outbox = outbox;
         this.workspaces = workspaces;
         this.events = new FrameworkEvents(settings.frameworkId(), shard);
+        this.controller = new ControllerWatch(settings.downAfter());
         this.catchUp = new CatchUp(settings.fenceAfterAbsence().toMillis(), shard, new CatchUp.Persisted() {
             public Long lastTickAt() { return store.marks().get("lastTickAt"); }
 
@@ -148,6 +151,7 @@ public final class BatchShard {
 
     /** The controller did not answer: a submission it did not take waits again; what waits is held, said once. */
     private void unreachable(ClusterReport report, long now) {
+        controller.unanswered();
         String id = report.getAttemptId();
         if (id != null && store.submitted().get(id) != null && store.clusterIds().get(id) == null) {
             TaskDispatch d = store.submitted().get(id);
@@ -178,26 +182,37 @@ public final class BatchShard {
         for (String name : look.getEnded()) ended.add(ClusterNames.attemptOf(settings.frameworkId(), name));
         byAttempt.forEach((attempt, jobs) -> reconcile(attempt, jobs, ended.contains(attempt), now));
         submitWaiting(now); // the cluster answers: what was held goes now
-        List<TaskDispatch> queued = new ArrayList<>();
         for (TaskDispatch d : store.submitted().values()) {
             String id = d.getReady().getAttemptId();
             String clusterId = store.clusterIds().get(id);
             Cluster.Job job = clusterId == null ? null : byAttempt.getOrDefault(id, List.of()).stream()
                     .filter(j -> clusterId.equals(j.id())).findFirst().orElse(null);
             if (clusterId == null || (job == null && Objects.requireNonNullElse(store.marks().get("submitted/" + id), 0L) >= look.getLookedAt())) {
-                queued.add(d); // not in the cluster yet, or submitted after this look began
-            } else if (job == null) {
+                continue; // not in the cluster yet, or submitted after this look began
+            }
+            if (job == null) {
                 gone(d.getReady(), clusterId, now);
-            } else if (!(ended.contains(id) && active(job) && endedByItsScript(d.getReady(), clusterId, job.node(), now))
-                    && seen(d.getReady(), job, now)) {
-                queued.add(d);
+            } else if (!(ended.contains(id) && active(job) && endedByItsScript(d.getReady(), clusterId, job.node(), now))) {
+                seen(d.getReady(), job, now);
             }
         }
-        queued.addAll(store.waiting().values());
-        List<FrameworkHeartbeats.Offer> offers = look.getPartitions().stream().map(ClusterStates::partition).filter(p -> p.nodesUp() > 0)
+        controller.answered(look.getPartitions().stream().map(ClusterStates::partition).filter(p -> p.nodesUp() > 0)
                 .map(p -> new FrameworkHeartbeats.Offer(new Capacity(p.cpusTotal(), p.memoryTotal(), 0L, 0),
-                        new Capacity(p.cpusIdle(), p.memoryFree(), 0L, 0), settings.diskType(), settings.network(), p.labels())).toList();
+                        new Capacity(p.cpusIdle(), p.memoryFree(), 0L, 0), settings.diskType(), settings.network(), p.labels())).toList(), now);
+        heartbeat(now);
+    }
+
+    /** What the cluster offers and what waits for it, to the dispatcher; nothing while the controller is down ({@link ControllerWatch}). */
+    private void heartbeat(long now) {
+        List<FrameworkHeartbeats.Offer> offers = controller.offers(now);
+        if (offers == null) return;
+        List<TaskDispatch> queued = new ArrayList<>();
+        for (TaskDispatch d : store.submitted().values()) { // not running yet: sent, or queued in the cluster
+            if (store.marks().get("started/" + d.getReady().getAttemptId()) == null) queued.add(d);
+        }
+        queued.addAll(store.waiting().values());
         outbox.heartbeat(FrameworkHeartbeats.of(settings.frameworkId(), shard, settings.acceptLimit(), offers, queued, now));
+        heartbeatAt = now;
     }
 
     /**
@@ -259,14 +274,12 @@ public final class BatchShard {
         }
     }
 
-    /** @return whether the job still waits in the cluster (queued demand for the heartbeat) */
-    private boolean seen(TaskReady r, Cluster.Job job, long now) {
+    private void seen(TaskReady r, Cluster.Job job, long now) {
         String id = r.getAttemptId();
         boolean stopping = stoppedByFlash(id);
         switch (job.phase()) {
             case QUEUED -> {
                 if (stopping) command(ClusterAction.CANCEL, id, job.id(), null, now); // asked again until it ends
-                return true;
             }
             case RUNNING -> {
                 if (stopping) command(ClusterAction.CANCEL, id, job.id(), null, now);
@@ -277,12 +290,10 @@ public final class BatchShard {
                     outbox.event(started);
                 }
                 streamLog(r, job.node(), false, now);
-                return false;
             }
             default -> {
                 streamLog(r, job.node(), true, now);
                 release(id, ended(r, job, now), now);
-                return false;
             }
         }
     }
@@ -380,6 +391,8 @@ public final class BatchShard {
     /** The shard's clock between looks: a shard back from a long absence reads the fences before it sends anything. */
     public void tick(long now) {
         noticeAbsence(now);
+        // a look heartbeats every tick; none for a tick and a half: the worker is busy, or the controller slow
+        if (now - heartbeatAt > settings.tick().toMillis() * 3 / 2) heartbeat(now);
     }
 
     private void noticeReturn(long now) {

@@ -50,7 +50,7 @@ class BatchShardTest {
             public Integer exitStatus(String jobId, String attemptId) { return exits.get(attemptId); }
             public Usage usage(String jobId, String attemptId) { return usages.get(attemptId); }
         };
-        return new WiredShard(new BatchSettings("slurm", 500, Duration.ofMinutes(10), Duration.ofSeconds(20), DiskType.SSD, false),
+        return new WiredShard(new BatchSettings("slurm", 500, Duration.ofMinutes(10), Duration.ofSeconds(20), Duration.ofSeconds(60), Duration.ofSeconds(2), DiskType.SSD, false),
                 memory, cluster, new JobScripts("slurm", Path.of("/shared/flash"), 128), workspaces, now);
     }
 
@@ -150,7 +150,7 @@ class BatchShardTest {
     }
 
     @Test
-    void aSilentControllerStopsTheHeartbeatAndHoldsWhatWaitsUntilItAnswers() {
+    void aSlowControllerKeepsTheHeartbeatWithNoFreeRoomAndADownOneStopsItWhileWhatWaitsIsHeld() {
         tick();
         assertEquals(1, heartbeats.size());
         assertEquals(64.0, heartbeats.get(0).getTotal().getCpu());
@@ -158,15 +158,43 @@ class BatchShardTest {
         assertEquals(List.of("partition=batch"), heartbeats.get(0).getNodeLabels());
         cluster.down = true;
         dispatch("a");
-        tick();
-        assertEquals(1, heartbeats.size(), "no heartbeat while the controller is silent");
         assertEquals(List.of(TaskEventType.HELD), types());
         assertTrue(events.get(0).getReason().contains("the cluster's controller does not answer"), events.get(0).getReason());
+        long lastAnswer = now;
+        while (now - lastAnswer <= 60_000) tick(); // slow: unanswered for up to down-after (60 s here)
+        List<FrameworkHeartbeat> whileSlow = heartbeats.subList(1, heartbeats.size());
+        assertTrue(whileSlow.size() >= 60 / 4, "a heartbeat at least every other tick while slow: " + whileSlow.size());
+        for (FrameworkHeartbeat hb : whileSlow) {
+            assertEquals(64.0, hb.getTotal().getCpu(), "what the cluster has is still known");
+            assertEquals(0.0, hb.getFree().getCpu(), "no free room: new work prefers elsewhere");
+            assertEquals(1, hb.getQueued(), "what waits is counted, so the dispatcher does not send past its limit");
+        }
+        assertTrue(whileSlow.get(whileSlow.size() - 1).getSentAt() > lastAnswer + 50_000, "heartbeats go on until down-after");
+        int atDown = heartbeats.size();
+        tick();
+        tick();
+        assertEquals(atDown, heartbeats.size(), "down: no heartbeat, the dispatcher moves what is unplaced");
         cluster.down = false;
         tick();
         assertEquals(List.of(job("a")), cluster.submitted);
-        assertEquals(2, heartbeats.size());
-        assertEquals(1, heartbeats.get(1).getQueued(), "pending in the cluster counts as queued demand");
+        FrameworkHeartbeat back = heartbeats.get(heartbeats.size() - 1);
+        assertEquals(60.0, back.getFree().getCpu(), "answering again: its free room is offered again");
+        assertEquals(1, back.getQueued(), "pending in the cluster counts as queued demand");
+    }
+
+    @Test
+    void aShardRestartedWhileTheControllerIsSilentSaysNothingUntilALookIsAnswered() {
+        tick();
+        cluster.down = true;
+        wired.restartShard(now);
+        int before = heartbeats.size();
+        tick();
+        tick();
+        tick();
+        assertEquals(before, heartbeats.size(), "no look answered since the restart: nothing true to offer");
+        cluster.down = false;
+        tick();
+        assertEquals(before + 1, heartbeats.size());
     }
 
     @Test

@@ -32,7 +32,7 @@ class BatchTopologyTest {
     private static final Duration TICK = Duration.ofSeconds(2);
     private final MutableClock clock = new MutableClock(100_000);
     private final Map<String, String> outputs = new HashMap<>();
-    private final BatchSettings settings = new BatchSettings("slurm", 500, Duration.ofMinutes(10), Duration.ofSeconds(20), DiskType.SSD, true);
+    private final BatchSettings settings = new BatchSettings("slurm", 500, Duration.ofMinutes(10), Duration.ofSeconds(20), Duration.ofSeconds(60), Duration.ofSeconds(2), DiskType.SSD, true);
     private final TopologyHarness harness = new TopologyHarness("batch-test", Instant.ofEpochMilli(100_000), this::topology);
     private final TestInputTopic<String, TaskDispatch> tasks = harness.input(harness.topics.frameworkTasks("slurm"));
     private final TestInputTopic<String, ClusterReport> reports = harness.input(harness.topics.frameworkClusterReports("slurm"));

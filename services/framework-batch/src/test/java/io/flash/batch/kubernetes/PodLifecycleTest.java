@@ -66,7 +66,7 @@ class PodLifecycleTest {
             public Output output(String jobId, String attemptId, long from, int max, boolean toTheEnd) { return new Output("", from, 0); }
             public Outputs outputs(String jobId, List<String> declared) { return new Outputs(List.of(), List.of()); }
         };
-        return new WiredShard(new BatchSettings("k8s", 500, Duration.ofMinutes(10), Duration.ofSeconds(20), DiskType.SSD, true),
+        return new WiredShard(new BatchSettings("k8s", 500, Duration.ofMinutes(10), Duration.ofSeconds(20), Duration.ofSeconds(60), Duration.ofSeconds(2), DiskType.SSD, true),
                 memory, new Kubernetes(client, settings, workRoot), scripts, new PodLogs(client, NS, noFiles), now);
     }
 
