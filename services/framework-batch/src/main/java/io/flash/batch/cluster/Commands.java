@@ -1,11 +1,18 @@
 package io.flash.batch.cluster;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /** Runs a cluster's command-line tools with a bound: a controller that hangs makes the call fail, not wait. */
 final class Commands {
@@ -35,6 +42,22 @@ final class Commands {
         return r.out();
     }
 
+    private static final ExecutorService READERS = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "cluster-tool-output");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private static CompletableFuture<String> drain(InputStream stream) {
+        return CompletableFuture.supplyAsync(() -> {
+            try (stream) {
+                return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }, READERS);
+    }
+
     Result tryRun(List<String> command, String stdin) {
         Process p;
         try {
@@ -44,6 +67,9 @@ final class Commands {
         } catch (IOException e) {
             throw new Cluster.Unreachable("cannot run " + command.get(0) + ": " + e.getMessage());
         }
+        // Both streams are drained while the tool runs: one that writes more than a pipe holds (64 KiB:
+        // `scontrol show job -o` with 200 jobs) would otherwise block until the timeout, and read as a silent controller.
+        CompletableFuture<String> out = drain(p.getInputStream()), err = drain(p.getErrorStream());
         try {
             if (stdin != null) p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
             p.getOutputStream().close();
@@ -51,8 +77,10 @@ final class Commands {
                 p.destroyForcibly();
                 throw new Cluster.Unreachable(command.get(0) + " did not answer within " + timeout.toSeconds() + " s");
             }
-            return new Result(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8),
-                    new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+            return new Result(p.exitValue(), out.get(timeout.toMillis(), TimeUnit.MILLISECONDS), err.get(timeout.toMillis(), TimeUnit.MILLISECONDS));
+        } catch (ExecutionException | TimeoutException e) {
+            p.destroyForcibly();
+            throw new Cluster.Unreachable(command.get(0) + ": its output could not be read: " + e.getMessage());
         } catch (IOException e) {
             p.destroyForcibly();
             throw new Cluster.Unreachable(command.get(0) + ": " + e.getMessage());
