@@ -2,7 +2,8 @@
 # Slurm through Flash (issue 18) against Slurm alone, same run, same cluster (infra/clusters/slurm.sh
 # start tuned; root): the makespan of N one-second container tasks — one scattered task of N
 # shards sent to framework "slurm" vs N sbatch jobs of the same `docker run` submitted directly —
-# and one task's submit -> running latency over R rounds each way. Needs a running platform
+# and one job array of the same N submitted directly (the peer's own path for many small tasks), and
+# one task's submit -> running latency over R rounds each way. Needs a running platform
 # (bin/flash up); starts framework-batch for Slurm if none answers on FLASH_BATCH_PORT (8095).
 # Usage: bench/run-batch.sh [N] [R]      (defaults 200 and 20)
 set -euo pipefail
@@ -43,6 +44,13 @@ for i in $(seq 1 "$N"); do sbatch --parsable --job-name="$tag" --cpus-per-task=1
 while squeue -h -n "$tag" -o %i | grep -q .; do sleep 0.2; done
 t1=$(now)
 direct_makespan=$(echo "$t1 - $t0" | bc)
+# The peer at its best for many small tasks: one job array of the same N (issue 34).
+tag="array-$RANDOM"
+t0=$(now)
+sbatch --parsable --job-name="$tag" --array="0-$((N - 1))" --cpus-per-task=1 --mem=32M --output=/dev/null --wrap "$run_docker sleep 1" >/dev/null
+while squeue -h -n "$tag" -o %i | grep -q .; do sleep 0.2; done
+t1=$(now)
+array_makespan=$(echo "$t1 - $t0" | bc)
 
 # 2. submit -> running, one task at a time
 flash_lat=() direct_lat=()
@@ -65,5 +73,6 @@ P=0.95; f95=$(pct "${flash_lat[@]}"); d95=$(pct "${direct_lat[@]}")
 echo "| | Flash -> Slurm | sbatch alone | ratio |"
 echo "|---|---|---|---|"
 printf '| makespan, %d one-second container tasks | %.1f s | %.1f s | %.2f |\n' "$N" "$flash_makespan" "$direct_makespan" "$(echo "$flash_makespan / $direct_makespan" | bc -l)"
+printf '| the same as one scatter vs one sbatch --array | %.1f s | %.1f s | %.2f |\n' "$flash_makespan" "$array_makespan" "$(echo "$flash_makespan / $array_makespan" | bc -l)"
 ratio_row "submit -> running, p50 over $R" "$f50" "$d50"
 ratio_row "submit -> running, p95" "$f95" "$d95"

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -213,6 +214,36 @@ class BatchClustersTest extends StackTest {
             Thread.sleep(200);
         }
         fail(instance + " did not log '" + line + "' within " + within + "; see " + log);
+    }
+
+    @Test
+    void aScatterSentToSlurmTogetherGoesAsJobArraysAndEachShardRunsOnce() throws Exception {
+        try (TopicTail<ClusterReport> reports = new TopicTail<>(stack.bootstrapServers(), client.topics().frameworkClusterReports("slurm"))) {
+            JobSubmission job = job("""
+                    name: arrays
+                    tasks:
+                      - {name: each, image: "flash/shell:1", framework: slurm, resources: {cpu: 1},
+                         command: 'echo $FLASH_TASK_ID >> /workspace/runs.txt', scatter: {from: 0, to: 12, shardSize: 1}}
+                    """);
+            String jobId = io.flash.common.ids.JobIds.forSubmission(job.getSubmissionId());
+            JobResult result = run(job, Duration.ofSeconds(180));
+            assertEquals(JobState.SUCCEEDED, result.getState(), result.toString());
+            List<String> runs = new ArrayList<>(Files.readAllLines(stack.dataDir().resolve("work/jobs/" + jobId + "/runs.txt")));
+            Collections.sort(runs);
+            List<String> shards = new ArrayList<>();
+            for (int i = 0; i < 12; i++) shards.add(jobId + ".each.s" + i);
+            Collections.sort(shards);
+            assertEquals(shards, runs, "every shard ran exactly once");
+            Map<String, String> submitted = new HashMap<>();
+            for (ClusterReport r : reports.values(r -> r.getKind() == ClusterReportKind.SUBMITTED && r.getAttemptId().startsWith(jobId))) {
+                submitted.putIfAbsent(r.getAttemptId(), r.getClusterJobId());
+            }
+            assertEquals(12, submitted.size(), submitted.toString());
+            // Slurm's adapter has two shards: the dispatcher may split the scatter between them, an array each.
+            long elements = submitted.values().stream().filter(id -> id.contains("_")).count();
+            long arrays = submitted.values().stream().filter(id -> id.contains("_")).map(id -> id.substring(0, id.indexOf('_'))).distinct().count();
+            assertTrue(elements >= 6 && arrays <= 4, "most shards went as elements of a few arrays (array_index ids): " + submitted);
+        }
     }
 
     @Test

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 
 /**
  * A batch cluster as the adapter needs it (Slurm, Grid Engine or Kubernetes behind it): submit one job per
@@ -58,6 +59,16 @@ public interface Cluster {
         }
     }
 
+    /**
+     * Attempts of one shape as one job array ({@link ArrayNames}): each element's own spec by its
+     * index, and where the elements' scripts and output go, with {@code %a} for the index.
+     */
+    record ArraySpec(String name, SortedMap<Integer, JobSpec> elements, String scriptFile, String outputFile) {
+        public JobSpec shape() {
+            return elements.get(elements.firstKey());
+        }
+    }
+
     /** How far a job got, in the cluster's words and Flash's. */
     enum Phase { QUEUED, RUNNING, SUCCEEDED, FAILED, OUT_OF_MEMORY, TIMEOUT, NODE_LOST, SPOT_LOST, PREEMPTED, CANCELLED }
 
@@ -78,6 +89,21 @@ public interface Cluster {
 
     /** @return the cluster's id for the new job */
     String submit(JobSpec spec);
+
+    /** The highest element index this cluster's job arrays take; -1 where it has none (each attempt is its own job). */
+    default int maxArrayIndex() {
+        return -1;
+    }
+
+    /**
+     * Submits an array: one controller call for many attempts. Each element is listed by
+     * {@link #jobs} under its own name ({@link ArrayNames#element}) and cancelled by its own id.
+     *
+     * @return each element's id, by index
+     */
+    default Map<Integer, String> submitArray(ArraySpec spec) {
+        throw new UnsupportedOperationException("this cluster has no job arrays");
+    }
 
     /**
      * Flash's jobs the cluster knows, in one look: every job whose name starts with {@code prefix}

@@ -81,6 +81,11 @@ public final class JobScripts {
         return taskTimeoutSeconds == null ? null : taskTimeoutSeconds + 60;
     }
 
+    /** Where an array element's script is written for the array's own script to run (Slurm reads an array's one script). */
+    public Path scriptFile(String jobId, String attemptId) {
+        return workspace(jobId).resolve(".flash").resolve("scripts").resolve(attemptId + ".sh");
+    }
+
     public Path outputFile(String jobId, String attemptId) {
         return workspace(jobId).resolve(".flash").resolve("logs").resolve(attemptId + ".log");
     }

@@ -1,5 +1,8 @@
 package io.flash.batch.cluster;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.*;
 
@@ -12,6 +15,8 @@ import java.util.*;
 public final class Slurm implements Cluster {
 
     private final Commands commands;
+    /** The controller's MaxArraySize less one, once read; null until then. */
+    private Integer maxArrayIndex;
 
     public Slurm(Duration callTimeout) {
         this.commands = new Commands(callTimeout);
@@ -20,15 +25,59 @@ public final class Slurm implements Cluster {
     @Override
     public String submit(JobSpec spec) {
         spec.createOutputDirectory();
-        List<String> cmd = new ArrayList<>(List.of("sbatch", "--parsable", "--job-name=" + spec.name(),
-                "--cpus-per-task=" + (int) Math.max(1, Math.ceil(spec.cpus())),
-                "--mem=" + Math.max(1, (spec.memoryBytes() + (1 << 20) - 1) >> 20) + "M",
-                "--output=" + spec.outputFile()));
-        if (spec.timeLimitSeconds() != null) cmd.add("--time=" + Math.max(1, (spec.timeLimitSeconds() + 59) / 60));
-        if (spec.partition() != null) cmd.add("--partition=" + spec.partition());
-        String out = commands.run(cmd, spec.script()).strip();
+        return sbatch(spec, spec.name(), spec.outputFile(), null, spec.script());
+    }
+
+    private String sbatch(JobSpec shape, String name, String outputFile, String array, String script) {
+        List<String> cmd = new ArrayList<>(List.of("sbatch", "--parsable", "--job-name=" + name,
+                "--cpus-per-task=" + (int) Math.max(1, Math.ceil(shape.cpus())),
+                "--mem=" + Math.max(1, (shape.memoryBytes() + (1 << 20) - 1) >> 20) + "M",
+                "--output=" + outputFile));
+        if (array != null) cmd.add("--array=" + array);
+        if (shape.timeLimitSeconds() != null) cmd.add("--time=" + Math.max(1, (shape.timeLimitSeconds() + 59) / 60));
+        if (shape.partition() != null) cmd.add("--partition=" + shape.partition());
+        String out = commands.run(cmd, script).strip();
         int semicolon = out.indexOf(';');
         return semicolon < 0 ? out : out.substring(0, semicolon); // "id" or "id;cluster"
+    }
+
+    /** The cluster's MaxArraySize (1001 by default; 0 turns arrays off), read once. */
+    @Override
+    public int maxArrayIndex() {
+        if (maxArrayIndex == null) {
+            for (String line : commands.run(List.of("scontrol", "show", "config"), null).split("\n")) {
+                String[] kv = line.split("=", 2);
+                if (kv.length == 2 && kv[0].strip().equals("MaxArraySize")) maxArrayIndex = Integer.parseInt(kv[1].strip()) - 1;
+            }
+            if (maxArrayIndex == null) maxArrayIndex = 1000;
+        }
+        return maxArrayIndex;
+    }
+
+    /**
+     * Writes each element's script to its file on the shared storage, then one {@code sbatch
+     * --array} whose script runs the element's by {@code SLURM_ARRAY_TASK_ID}; each element's output
+     * goes to its own file ({@code %a} is Slurm's own pattern for the index).
+     */
+    @Override
+    public Map<Integer, String> submitArray(ArraySpec spec) {
+        JobSpec shape = spec.shape();
+        shape.createOutputDirectory();
+        spec.elements().forEach((index, element) -> {
+            Path file = Path.of(spec.scriptFile().replace("%a", index.toString()));
+            try {
+                Files.createDirectories(file.getParent());
+                Files.writeString(file, element.script());
+            } catch (IOException e) {
+                throw new Unreachable("cannot write " + file + " on the shared storage: " + e.getMessage());
+            }
+        });
+        String[] around = spec.scriptFile().split("%a", 2);
+        String script = "#!/bin/sh\nexec /bin/sh " + JobScripts.quote(around[0]) + "\"$SLURM_ARRAY_TASK_ID\"" + JobScripts.quote(around[1]) + "\n";
+        String arrayId = sbatch(shape, spec.name(), spec.outputFile(), ArrayNames.ranges(new TreeSet<>(spec.elements().keySet())), script);
+        Map<Integer, String> ids = new TreeMap<>();
+        for (int index : spec.elements().keySet()) ids.put(index, arrayId + "_" + index);
+        return ids;
     }
 
     @Override
@@ -37,7 +86,18 @@ public final class Slurm implements Cluster {
         for (String line : commands.run(List.of("scontrol", "show", "job", "-o"), null).split("\n")) {
             Map<String, String> f = fields(line);
             String name = f.get("JobName");
-            if (name != null && name.startsWith(prefix)) found.add(job(f));
+            if (name == null || !name.startsWith(prefix)) continue;
+            String arrayJob = f.get("ArrayJobId"), arrayTasks = f.get("ArrayTaskId");
+            if (arrayJob == null || arrayTasks == null || !ArrayNames.isArray(name)) {
+                found.add(job(f));
+                continue;
+            }
+            // An element under its own name and id (array_index); elements still pending share one record ("0-5,7").
+            Job array = job(f);
+            for (int index : ArrayNames.expand(arrayTasks)) {
+                found.add(new Job(arrayJob + "_" + index, ArrayNames.element(name, index), array.phase(), array.state(),
+                        array.exitCode(), array.node(), array.reason()));
+            }
         }
         return found;
     }

@@ -1,5 +1,6 @@
 package io.flash.batch.core;
 
+import io.flash.batch.cluster.ArrayNames;
 import io.flash.batch.cluster.Cluster;
 import io.flash.schema.ClusterAction;
 import io.flash.schema.ClusterCommand;
@@ -27,9 +28,11 @@ public final class ClusterWorker {
         void report(ClusterReport report);
     }
 
-    /** Makes the cluster job of one attempt to submit (JobScripts writes its script). */
+    /** Makes the cluster job of one attempt to submit (JobScripts writes its script), or of shard attempts as one array. */
     public interface Specs {
         Cluster.JobSpec spec(ClusterCommand submit);
+
+        Cluster.ArraySpec array(String arrayName, List<ClusterCommand> submits);
     }
 
     /**
@@ -110,9 +113,15 @@ public final class ClusterWorker {
                 unreachable = e.getMessage();
             }
         }
+        Map<ClusterCommand, List<ClusterCommand>> arrays = unreachable == null ? arrays(commands) : Map.of();
         for (ClusterCommand command : commands) {
             switch (command.getAction()) {
-                case SUBMIT -> unreachable = submit(command, existing, unreachable, now);
+                case SUBMIT -> {
+                    List<ClusterCommand> array = arrays.get(command);
+                    if (array == null) unreachable = submit(command, existing, unreachable, now);
+                    else if (array.get(0) == command) unreachable = submitArray(array, existing, unreachable, now);
+                    // (a later element went with its array)
+                }
                 // a cancel is asked again while the shard sees the job queued or running
                 case CANCEL -> unreachable = call(() -> cluster.cancel(command.getClusterJobId()), unreachable);
                 case FORGET -> {
@@ -123,6 +132,70 @@ public final class ClusterWorker {
             }
             between.run();
         }
+    }
+
+    /**
+     * The batch's submissions that go as arrays: shard attempts of one task at one attempt number
+     * for one shard, of one size, two or more, on a cluster that has arrays, each mapped to its
+     * array's submissions in order.
+     */
+    private Map<ClusterCommand, List<ClusterCommand>> arrays(List<ClusterCommand> commands) {
+        Map<List<Object>, List<ClusterCommand>> byShape = new LinkedHashMap<>();
+        for (ClusterCommand c : commands) {
+            String array = c.getAction() == ClusterAction.SUBMIT ? ArrayNames.arrayOf(c.getJobName()) : null;
+            if (array == null) continue;
+            Cluster.JobSpec spec = specs.spec(c);
+            byShape.computeIfAbsent(List.of(array, spec.cpus(), spec.memoryBytes(), Objects.toString(spec.timeLimitSeconds()),
+                    Objects.toString(spec.partition())), k -> new ArrayList<>()).add(c);
+        }
+        Map<ClusterCommand, List<ClusterCommand>> arrays = new HashMap<>();
+        if (byShape.values().stream().noneMatch(g -> g.size() > 1)) return arrays;
+        int maxIndex;
+        try {
+            maxIndex = cluster.maxArrayIndex();
+        } catch (Cluster.Unreachable e) {
+            return arrays; // one by one this time
+        }
+        for (List<ClusterCommand> group : byShape.values()) {
+            List<ClusterCommand> fits = group.stream().filter(c -> ArrayNames.indexOf(c.getJobName()) <= maxIndex).toList();
+            if (fits.size() > 1) fits.forEach(c -> arrays.put(c, fits));
+        }
+        return arrays;
+    }
+
+    /**
+     * One array for the elements not in the cluster yet (those already there, from a batch redone,
+     * are adopted). An array the cluster will not take (its MaxArraySize lowered, say) is
+     * submitted one by one instead: arrays are for speed, never a reason to fail. One that went
+     * unanswered may have been taken: a look first, and what it finds is adopted.
+     *
+     * @return why the controller did not answer, once it has not
+     */
+    private String submitArray(List<ClusterCommand> array, Map<String, String> existing, String unreachable, long now) {
+        if (unreachable != null) {
+            for (ClusterCommand c : array) submit(c, existing, unreachable, now);
+            return unreachable;
+        }
+        List<ClusterCommand> missing = array.stream().filter(c -> !existing.containsKey(c.getJobName())).toList();
+        if (missing.size() > 1) {
+            try {
+                Map<Integer, String> ids = cluster.submitArray(specs.array(ArrayNames.arrayOf(missing.get(0).getJobName()), missing));
+                for (ClusterCommand c : missing) existing.put(c.getJobName(), ids.get(ArrayNames.indexOf(c.getJobName())));
+            } catch (Cluster.Rejected e) {
+                // one by one below
+            } catch (Cluster.Unreachable e) {
+                // Refused, or taken but not answered in time: what a look finds is adopted, the rest go one by one.
+                try {
+                    for (Cluster.Job job : cluster.jobs(ClusterNames.prefix(frameworkId), List.of())) existing.putIfAbsent(job.name(), job.id());
+                } catch (Cluster.Unreachable silent) {
+                    unreachable = silent.getMessage();
+                }
+            }
+        }
+        for (ClusterCommand c : array) {
+            unreachable = submit(c, existing, unreachable, now);
+        }
+        return unreachable;
     }
 
     /** @return why the controller did not answer, once it has not */

@@ -27,6 +27,36 @@ public final class MemoryCluster implements Cluster {
         return id;
     }
 
+    /** The highest array index taken; -1: no arrays (the default, as on Kubernetes). */
+    public int maxArrayIndex = -1;
+    /** Each array submitted: its name, and its elements' names. */
+    public final List<String> arrayNames = new ArrayList<>();
+    public final List<List<String>> arrays = new ArrayList<>();
+
+    @Override
+    public int maxArrayIndex() {
+        if (down) throw new Unreachable("scontrol did not answer within 10 s");
+        return maxArrayIndex;
+    }
+
+    @Override
+    public Map<Integer, String> submitArray(ArraySpec spec) {
+        if (down) throw new Unreachable("sbatch did not answer within 10 s");
+        String arrayId = Integer.toString(nextId++);
+        Map<Integer, String> ids = new TreeMap<>();
+        List<String> names = new ArrayList<>();
+        spec.elements().forEach((index, element) -> {
+            String id = arrayId + "_" + index;
+            ids.put(index, id);
+            names.add(element.name());
+            jobs.put(element.name(), new Job(id, element.name(), Phase.QUEUED, "PENDING", null, null, null));
+        });
+        arrayNames.add(spec.name());
+        arrays.add(names);
+        if (submitsThenTimesOut) throw new Unreachable("sbatch did not answer within 10 s");
+        return ids;
+    }
+
     /** A second job under a name already taken (a submission repeated by a worker that died mid-call). */
     public final List<Job> duplicates = new ArrayList<>();
 

@@ -8,9 +8,8 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
+import java.util.*;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -64,6 +63,52 @@ class SlurmTest {
         for (int i = 0; i < 100 && OneMachineCluster.job(slurm, name).phase() != Cluster.Phase.RUNNING; i++) Thread.sleep(100);
         slurm.cancel(id);
         assertEquals(Cluster.Phase.CANCELLED, awaitEnd(name).phase());
+    }
+
+    @Test
+    void anArraysElementsRunTheirOwnScriptsEndTheirOwnWayAreListedUnderTheirOwnNamesAndCancelledOneByOne() throws Exception {
+        String prefix = "t-" + UUID.randomUUID(), array = prefix + ".a.s_.1";
+        SortedMap<Integer, Cluster.JobSpec> elements = new TreeMap<>();
+        for (int i : List.of(3, 5, 6)) {
+            String script = i == 6 ? "#!/bin/sh\nsleep 300\n" : "#!/bin/sh\necho element " + i + "\nexit " + (i == 3 ? 0 : i) + "\n";
+            elements.put(i, new Cluster.JobSpec(ArrayNames.element(array, i), 1, 64L << 20, null, null, script,
+                    dir.resolve("e" + i + ".out").toString()));
+        }
+        Map<Integer, String> ids = slurm.submitArray(new Cluster.ArraySpec(array, elements, dir.resolve("scripts/e%a.sh").toString(),
+                dir.resolve("e%a.out").toString()));
+        assertEquals(Set.of(3, 5, 6), ids.keySet());
+        Set<String> listed = slurm.jobs(prefix, List.of()).stream().map(Cluster.Job::name).collect(Collectors.toSet());
+        assertEquals(Set.of(prefix + ".a.s3.1", prefix + ".a.s5.1", prefix + ".a.s6.1"), listed, "each element under its own name");
+        for (int i = 0; i < 300 && element(prefix, 6).phase() != Cluster.Phase.RUNNING; i++) Thread.sleep(100);
+        slurm.cancel(ids.get(6));
+        Map<String, Cluster.Job> ended = new HashMap<>();
+        for (int i = 0; i < 100 && ended.size() < 3; i++) {
+            for (Cluster.Job j : slurm.jobs(prefix, List.of())) {
+                if (j.phase() != Cluster.Phase.QUEUED && j.phase() != Cluster.Phase.RUNNING) ended.put(j.name(), j);
+            }
+            Thread.sleep(500);
+        }
+        assertEquals(Cluster.Phase.SUCCEEDED, ended.get(prefix + ".a.s3.1").phase(), ended.toString());
+        assertEquals(5, ended.get(prefix + ".a.s5.1").exitCode(), ended.toString());
+        assertEquals(Cluster.Phase.CANCELLED, ended.get(prefix + ".a.s6.1").phase(), "the one cancelled, alone: " + ended);
+        assertEquals(ids.get(5), ended.get(prefix + ".a.s5.1").id(), "listed by the id it was submitted under");
+        assertEquals("element 3\n", Files.readString(dir.resolve("e3.out")));
+        assertEquals("element 5\n", Files.readString(dir.resolve("e5.out")));
+    }
+
+    private Cluster.Job element(String prefix, int index) {
+        return slurm.jobs(prefix, List.of()).stream().filter(j -> j.name().equals(prefix + ".a.s" + index + ".1")).findFirst().orElseThrow();
+    }
+
+    @Test
+    void slurmsListsOfArrayIndicesAreReadAndWritten() {
+        assertEquals(List.of(0, 1, 2, 3, 7, 9, 11, 13), ArrayNames.expand("0-3,7,9-13:2%4"));
+        assertEquals("0-3,7,9-10", ArrayNames.ranges(new TreeSet<>(List.of(10, 0, 1, 2, 3, 7, 9))));
+        assertEquals("slurm.0.j.align.s_.2", ArrayNames.arrayOf("slurm.0.j.align.s17.2"));
+        assertEquals(17, ArrayNames.indexOf("slurm.0.j.align.s17.2"));
+        assertEquals("slurm.0.j.align.s4.2", ArrayNames.element("slurm.0.j.align.s_.2", 4));
+        assertEquals("j.align.s%a.2", ArrayNames.pattern("j.align.s17.2"));
+        assertNull(ArrayNames.arrayOf("slurm.0.j.align.2"), "an unscattered task's attempt is no array's");
     }
 
     @Test

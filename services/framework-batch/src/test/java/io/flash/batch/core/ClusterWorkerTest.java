@@ -28,6 +28,65 @@ class ClusterWorkerTest {
                 .setJobName(ClusterNames.of("slurm", shard, r.getAttemptId())).setReady(r).setAt(1).build();
     }
 
+    /** Shard {@code index} of scattered task {@code task}, attempt {@code attempt}. */
+    private static ClusterCommand submitShard(int shard, String task, int index, int attempt) {
+        TaskReady r = ready("j", task(task), attempt);
+        r.setTaskId("j." + task + ".s" + index);
+        r.setAttemptId("j." + task + ".s" + index + "." + attempt);
+        return ClusterCommand.newBuilder().setShard(shard).setAction(ClusterAction.SUBMIT).setAttemptId(r.getAttemptId())
+                .setJobName(ClusterNames.of("slurm", shard, r.getAttemptId())).setReady(r).setAt(1).build();
+    }
+
+    private List<String> submittedIds() {
+        return reports.stream().filter(r -> r.getKind() == ClusterReportKind.SUBMITTED).map(ClusterReport::getClusterJobId).toList();
+    }
+
+    @Test
+    void shardsOfOneTaskSentTogetherGoAsOneArrayAndEveryOtherSubmissionAlone() {
+        cluster.maxArrayIndex = 1000;
+        worker.assigned(List.of(0, 1));
+        worker.carryOut(List.of(submitShard(0, "align", 0, 1), submit(0, "merge"), submitShard(0, "align", 3, 1),
+                submitShard(0, "align", 7, 2), submitShard(1, "align", 1, 1), submitShard(0, "align", 5, 1),
+                submitShard(0, "align", 1001, 1)), 1);
+        assertEquals(List.of("slurm.0.j.align.s_.1"), cluster.arrayNames);
+        assertEquals(List.of(List.of("slurm.0.j.align.s0.1", "slurm.0.j.align.s3.1", "slurm.0.j.align.s5.1")),
+                cluster.arrays, "one array: one task's shards at one attempt number for one shard");
+        assertEquals(List.of("slurm.0.j.merge.1", "slurm.0.j.align.s7.2", "slurm.1.j.align.s1.1", "slurm.0.j.align.s1001.1"),
+                cluster.submitted, "alone: an unscattered task, the only shard at its attempt number or shard, one past MaxArraySize");
+        assertEquals(7, submittedIds().size(), "each attempt reported submitted once");
+        assertTrue(submittedIds().containsAll(List.of("100_0", "100_3", "100_5")), submittedIds().toString());
+        reports.clear();
+        worker.look(2);
+        assertEquals(6, reports.get(0).getJobs().size(), "every element listed under its own name");
+    }
+
+    @Test
+    void anArrayRedoneAfterTheWorkerDiedSubmitsOnlyItsMissingElementsAndOneUnansweredIsAdoptedByALook() {
+        cluster.maxArrayIndex = 1000;
+        worker.assigned(List.of(0));
+        cluster.submitsThenTimesOut = true;
+        worker.carryOut(List.of(submitShard(0, "align", 0, 1), submitShard(0, "align", 1, 1)), 1);
+        cluster.submitsThenTimesOut = false;
+        assertEquals(List.of("100_0", "100_1"), submittedIds(), "taken though unanswered: found by a look and adopted");
+        assertEquals(List.of(), cluster.submitted, "nothing submitted twice");
+        reports.clear();
+        worker.carryOut(List.of(submitShard(0, "align", 0, 1), submitShard(0, "align", 1, 1), submitShard(0, "align", 2, 1),
+                submitShard(0, "align", 3, 1)), 2); // the batch redone, with more behind it
+        assertEquals(List.of("slurm.0.j.align.s2.1", "slurm.0.j.align.s3.1"), cluster.arrays.get(1),
+                "the elements already in the cluster are adopted, the rest go as a second array");
+        assertEquals(List.of("100_0", "100_1", "101_2", "101_3"), submittedIds());
+    }
+
+    @Test
+    void anArrayWithTheControllerDownIsReportedUnreachableElementByElement() {
+        cluster.maxArrayIndex = 1000;
+        worker.assigned(List.of(0));
+        cluster.down = true;
+        worker.carryOut(List.of(submitShard(0, "align", 0, 1), submitShard(0, "align", 1, 1)), 1);
+        assertEquals(List.of(ClusterReportKind.UNREACHABLE, ClusterReportKind.UNREACHABLE), reports.stream().map(ClusterReport::getKind).toList());
+        assertEquals(List.of("j.align.s0.1", "j.align.s1.1"), reports.stream().map(ClusterReport::getAttemptId).toList());
+    }
+
     @Test
     void oneLookIsSplitAmongTheShardsItServesAndOtherShardsJobsAreLeftToTheirWorker() {
         worker.assigned(List.of(0, 2));
