@@ -217,32 +217,42 @@ class BatchClustersTest extends StackTest {
     }
 
     @Test
-    void aScatterSentToSlurmTogetherGoesAsJobArraysAndEachShardRunsOnce() throws Exception {
-        try (TopicTail<ClusterReport> reports = new TopicTail<>(stack.bootstrapServers(), client.topics().frameworkClusterReports("slurm"))) {
-            JobSubmission job = job("""
-                    name: arrays
-                    tasks:
-                      - {name: each, image: "flash/shell:1", framework: slurm, resources: {cpu: 1},
-                         command: 'echo $FLASH_TASK_ID >> /workspace/runs.txt', scatter: {from: 0, to: 12, shardSize: 1}}
-                    """);
-            String jobId = io.flash.common.ids.JobIds.forSubmission(job.getSubmissionId());
-            JobResult result = run(job, Duration.ofSeconds(180));
-            assertEquals(JobState.SUCCEEDED, result.getState(), result.toString());
-            List<String> runs = new ArrayList<>(Files.readAllLines(stack.dataDir().resolve("work/jobs/" + jobId + "/runs.txt")));
-            Collections.sort(runs);
-            List<String> shards = new ArrayList<>();
-            for (int i = 0; i < 12; i++) shards.add(jobId + ".each.s" + i);
-            Collections.sort(shards);
-            assertEquals(shards, runs, "every shard ran exactly once");
-            Map<String, String> submitted = new HashMap<>();
-            for (ClusterReport r : reports.values(r -> r.getKind() == ClusterReportKind.SUBMITTED && r.getAttemptId().startsWith(jobId))) {
-                submitted.putIfAbsent(r.getAttemptId(), r.getClusterJobId());
+    void aScatterSentToAClusterTogetherGoesAsJobArraysAndEachShardRunsOnce() throws Exception {
+        Map<String, JobSubmission> byCluster = new HashMap<>();
+        try (TopicTail<ClusterReport> slurm = new TopicTail<>(stack.bootstrapServers(), client.topics().frameworkClusterReports("slurm"));
+             TopicTail<ClusterReport> gridEngine = new TopicTail<>(stack.bootstrapServers(), client.topics().frameworkClusterReports("gridengine"))) {
+            for (String cluster : List.of("slurm", "gridengine")) { // both at once: the test costs one run
+                JobSubmission job = job("""
+                        name: arrays
+                        tasks:
+                          - {name: each, image: "flash/shell:1", framework: %s, resources: {cpu: 1},
+                             command: 'echo $FLASH_TASK_ID >> /workspace/runs.txt', scatter: {from: 0, to: 12, shardSize: 1}}
+                        """.formatted(cluster));
+                client.submit(job);
+                byCluster.put(cluster, job);
             }
-            assertEquals(12, submitted.size(), submitted.toString());
-            // Slurm's adapter has two shards: the dispatcher may split the scatter between them, an array each.
-            long elements = submitted.values().stream().filter(id -> id.contains("_")).count();
-            long arrays = submitted.values().stream().filter(id -> id.contains("_")).map(id -> id.substring(0, id.indexOf('_'))).distinct().count();
-            assertTrue(elements >= 6 && arrays <= 4, "most shards went as elements of a few arrays (array_index ids): " + submitted);
+            for (var entry : byCluster.entrySet()) {
+                String jobId = io.flash.common.ids.JobIds.forSubmission(entry.getValue().getSubmissionId());
+                JobResult result = client.awaitOutcome(entry.getValue().getSubmissionId(), Duration.ofSeconds(180)).orElseThrow().result();
+                assertEquals(JobState.SUCCEEDED, result.getState(), entry.getKey() + ": " + result);
+                List<String> runs = new ArrayList<>(Files.readAllLines(stack.dataDir().resolve("work/jobs/" + jobId + "/runs.txt")));
+                Collections.sort(runs);
+                List<String> shards = new ArrayList<>();
+                for (int i = 0; i < 12; i++) shards.add(jobId + ".each.s" + i);
+                Collections.sort(shards);
+                assertEquals(shards, runs, entry.getKey() + ": every shard ran exactly once");
+                Map<String, String> submitted = new HashMap<>();
+                TopicTail<ClusterReport> reports = entry.getKey().equals("slurm") ? slurm : gridEngine;
+                for (ClusterReport r : reports.values(r -> r.getKind() == ClusterReportKind.SUBMITTED && r.getAttemptId().startsWith(jobId))) {
+                    submitted.putIfAbsent(r.getAttemptId(), r.getClusterJobId());
+                }
+                assertEquals(12, submitted.size(), submitted.toString());
+                // An element's id is the array's and its index (Slurm 123_4, Grid Engine 123.5). Slurm's adapter has two
+                // shards: the dispatcher may split the scatter between them, an array each.
+                List<String> elements = submitted.values().stream().filter(id -> id.matches("\\d+[_.]\\d+")).toList();
+                long arrays = elements.stream().map(id -> id.split("[_.]")[0]).distinct().count();
+                assertTrue(elements.size() >= 6 && arrays <= 4, entry.getKey() + ": most shards went as elements of a few arrays: " + submitted);
+            }
         }
     }
 

@@ -70,6 +70,21 @@ public final class ArrayNames {
         return String.join(",", parts);
     }
 
+    /** Sorted indices as arithmetic runs, each as long as it goes (for qsub -t first-last:step): 0,2,4,5 → [0,2,4], [5]. */
+    static List<List<Integer>> arithmeticRuns(List<Integer> sorted) {
+        List<List<Integer>> runs = new ArrayList<>();
+        List<Integer> run = new ArrayList<>();
+        for (int i : sorted) {
+            if (run.size() >= 2 && i - run.get(run.size() - 1) != run.get(1) - run.get(0)) {
+                runs.add(run);
+                run = new ArrayList<>();
+            }
+            run.add(i);
+        }
+        if (!run.isEmpty()) runs.add(run);
+        return runs;
+    }
+
     /** Slurm's list of array indices ("0-3,7,9-15:2%4": ranges, steps, a throttle) as the indices. */
     static List<Integer> expand(String list) {
         List<Integer> indices = new ArrayList<>();

@@ -5,7 +5,10 @@ import org.w3c.dom.NodeList;
 
 import javax.xml.parsers.DocumentBuilderFactory;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.*;
 
@@ -21,6 +24,8 @@ public final class GridEngine implements Cluster {
 
     private final Commands commands;
     private final String parallelEnvironment;
+    /** max_aj_tasks less one, once read; null until then. */
+    private Integer maxArrayIndex;
 
     /**
      * With SGE_ROOT and SGE_CELL from the environment, or Debian's /var/lib/gridengine and default.
@@ -36,12 +41,65 @@ public final class GridEngine implements Cluster {
     @Override
     public String submit(JobSpec spec) {
         spec.createOutputDirectory();
-        List<String> cmd = new ArrayList<>(List.of("qsub", "-terse", "-N", spec.name(), "-S", "/bin/sh", "-o", spec.outputFile(), "-j", "y"));
-        if (spec.timeLimitSeconds() != null) cmd.addAll(List.of("-l", "h_rt=" + spec.timeLimitSeconds()));
-        if (spec.partition() != null) cmd.addAll(List.of("-q", spec.partition()));
-        int slots = (int) Math.max(1, Math.ceil(spec.cpus()));
+        return qsub(spec, spec.name(), spec.outputFile(), null, spec.script());
+    }
+
+    private String qsub(JobSpec shape, String name, String outputFile, String tasks, String script) {
+        List<String> cmd = new ArrayList<>(List.of("qsub", "-terse", "-N", name, "-S", "/bin/sh", "-o", outputFile, "-j", "y"));
+        if (tasks != null) cmd.addAll(List.of("-t", tasks));
+        if (shape.timeLimitSeconds() != null) cmd.addAll(List.of("-l", "h_rt=" + shape.timeLimitSeconds()));
+        if (shape.partition() != null) cmd.addAll(List.of("-q", shape.partition()));
+        int slots = (int) Math.max(1, Math.ceil(shape.cpus()));
         if (parallelEnvironment != null && slots > 1) cmd.addAll(List.of("-pe", parallelEnvironment, Integer.toString(slots)));
-        return commands.run(cmd, spec.script()).strip();
+        String out = commands.run(cmd, script).strip();
+        int dot = out.indexOf('.');
+        return dot < 0 ? out : out.substring(0, dot); // an array's "123.1-5:1"
+    }
+
+    /** The cluster's max_aj_tasks (75,000 by default; 0: no limit) as the highest index, read once. */
+    @Override
+    public int maxArrayIndex() {
+        if (maxArrayIndex == null) {
+            for (String line : commands.run(List.of("qconf", "-sconf"), null).split("\n")) {
+                String[] kv = line.strip().split("\\s+", 2);
+                if (kv.length == 2 && kv[0].equals("max_aj_tasks")) {
+                    int tasks = Integer.parseInt(kv[1].strip());
+                    maxArrayIndex = tasks == 0 ? Integer.MAX_VALUE - 1 : tasks - 1;
+                }
+            }
+            if (maxArrayIndex == null) maxArrayIndex = 74_999;
+        }
+        return maxArrayIndex;
+    }
+
+    /**
+     * {@code qsub -t} takes one range with a step, not a list: the indices go as arithmetic runs, one
+     * qsub each (a scatter split evenly between shards is one run). Task ids count from 1, so
+     * element i is task i + 1; its script and output are chosen by the array's script, as
+     * {@code -o} knows only the task id.
+     */
+    @Override
+    public Map<Integer, String> submitArray(ArraySpec spec) {
+        spec.shape().createOutputDirectory();
+        spec.elements().forEach((index, element) -> {
+            Path file = Path.of(spec.scriptFile().replace("%a", index.toString()));
+            try {
+                Files.createDirectories(file.getParent());
+                Files.writeString(file, element.script());
+            } catch (IOException e) {
+                throw new Unreachable("cannot write " + file + " on the shared storage: " + e.getMessage());
+            }
+        });
+        String[] script = spec.scriptFile().split("%a", 2), output = spec.outputFile().split("%a", 2);
+        String run = "#!/bin/sh\ni=$((SGE_TASK_ID - 1))\nexec /bin/sh " + JobScripts.quote(script[0]) + "\"$i\"" + JobScripts.quote(script[1])
+                + " > " + JobScripts.quote(output[0]) + "\"$i\"" + JobScripts.quote(output[1]) + " 2>&1\n";
+        Map<Integer, String> ids = new TreeMap<>();
+        for (List<Integer> steps : ArrayNames.arithmeticRuns(new ArrayList<>(spec.elements().keySet()))) {
+            int first = steps.get(0), last = steps.get(steps.size() - 1), step = steps.size() > 1 ? steps.get(1) - first : 1;
+            String id = qsub(spec.shape(), spec.name(), "/dev/null", (first + 1) + "-" + (last + 1) + ":" + step, run);
+            for (int index : steps) ids.put(index, id + "." + (index + 1));
+        }
+        return ids;
     }
 
     @Override
@@ -54,15 +112,49 @@ public final class GridEngine implements Cluster {
             String state = text(job, "state");
             String queue = text(job, "queue_name");
             String node = queue == null || !queue.contains("@") ? null : queue.substring(queue.indexOf('@') + 1);
-            found.add(new Job(text(job, "JB_job_number"), name, queuedPhase(state), state, null, node, null));
-            listed.add(name);
+            String number = text(job, "JB_job_number"), tasks = text(job, "tasks");
+            if (tasks != null && ArrayNames.isArray(name)) { // an element, or elements still waiting ("4-200:1")
+                for (int task : ArrayNames.expand(tasks)) {
+                    String element = ArrayNames.element(name, task - 1);
+                    found.add(new Job(number + "." + task, element, queuedPhase(state), state, null, node, null));
+                    listed.add(element);
+                }
+            } else {
+                found.add(new Job(number, name, queuedPhase(state), state, null, node, null));
+                listed.add(name);
+            }
         }
-        for (String name : names) { // qstat forgets a job the moment it ends: its accounting record says how
+        // qstat forgets a job the moment it ends: its accounting record says how; an array's, per task, in one call
+        Map<String, List<String>> byArray = new HashMap<>();
+        for (String name : names) {
             if (listed.contains(name)) continue;
-            Commands.Result r = commands.tryRun(List.of("qacct", "-j", name), null);
-            if (r.exitCode() == 0) found.add(finished(r.out()));
+            String array = ArrayNames.arrayOf(name);
+            if (array != null) byArray.computeIfAbsent(array, a -> new ArrayList<>()).add(name);
+            else accounted(name).ifPresent(found::add);
         }
+        byArray.forEach((array, elements) -> {
+            Commands.Result r = commands.tryRun(List.of("qacct", "-j", array), null);
+            Map<String, Job> byName = new HashMap<>();
+            if (r.exitCode() == 0) {
+                for (Map<String, String> record : records(r.out())) {
+                    Job task = finished(record);
+                    int index = Integer.parseInt(record.getOrDefault("taskid", "0").strip()) - 1;
+                    if (index >= 0) byName.put(ArrayNames.element(array, index), new Job(task.id() + "." + (index + 1),
+                            ArrayNames.element(array, index), task.phase(), task.state(), task.exitCode(), task.node(), null));
+                }
+            }
+            for (String name : elements) {
+                Job job = byName.get(name);
+                if (job != null) found.add(job);
+                else accounted(name).ifPresent(found::add); // submitted alone
+            }
+        });
         return found;
+    }
+
+    private Optional<Job> accounted(String name) {
+        Commands.Result r = commands.tryRun(List.of("qacct", "-j", name), null);
+        return r.exitCode() == 0 ? Optional.of(finished(r.out())) : Optional.empty();
     }
 
     /** qstat's state letters: r, t running; E error; anything else (qw, hqw, …) still waits. */
@@ -74,12 +166,28 @@ public final class GridEngine implements Cluster {
 
     /** The last accounting record of a finished job. */
     static Job finished(String qacct) {
-        Map<String, String> f = new HashMap<>();
+        List<Map<String, String>> records = records(qacct);
+        return finished(records.isEmpty() ? Map.of() : records.get(records.size() - 1)); // a name run twice: the last
+    }
+
+    /** qacct's records, each "key value" lines after a line of =====. */
+    static List<Map<String, String>> records(String qacct) {
+        List<Map<String, String>> records = new ArrayList<>();
+        Map<String, String> f = null;
         for (String line : qacct.split("\n")) {
-            if (line.startsWith("=====")) f.clear(); // a name run twice: keep the last record
+            if (line.startsWith("=====") || f == null) {
+                f = new HashMap<>();
+                records.add(f);
+                if (line.startsWith("=====")) continue;
+            }
             String[] kv = line.strip().split("\\s+", 2);
             if (kv.length == 2) f.put(kv[0], kv[1].strip());
         }
+        records.removeIf(Map::isEmpty);
+        return records;
+    }
+
+    private static Job finished(Map<String, String> f) {
         int exit = Integer.parseInt(f.getOrDefault("exit_status", "0").split("\\s")[0]);
         int failed = Integer.parseInt(f.getOrDefault("failed", "0").split("\\s")[0]);
         Phase phase = failed == 37 ? Phase.TIMEOUT                  // "qmaster enforced h_rt … limit"
@@ -92,7 +200,8 @@ public final class GridEngine implements Cluster {
 
     @Override
     public void cancel(String jobId) {
-        commands.run(List.of("qdel", jobId), null);
+        int dot = jobId.indexOf('.'); // an array's element: job.task
+        commands.run(dot < 0 ? List.of("qdel", jobId) : List.of("qdel", jobId.substring(0, dot), "-t", jobId.substring(dot + 1)), null);
     }
 
     @Override

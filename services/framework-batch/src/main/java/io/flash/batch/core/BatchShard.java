@@ -236,11 +236,10 @@ public final class BatchShard {
         return job.phase() == Cluster.Phase.QUEUED || job.phase() == Cluster.Phase.RUNNING;
     }
 
-    /** Later submissions have higher ids: Slurm's and Grid Engine's numbers, an array element's by its array's ("123_4"). */
+    /** Later submissions have higher ids: Slurm's and Grid Engine's numbers, an array element's by its array's (123_4, 123.5). */
     private static long numeric(String id) {
         try {
-            int underscore = id.indexOf('_');
-            return Long.parseLong(underscore < 0 ? id : id.substring(0, underscore));
+            return Long.parseLong(id.split("[_.]", 2)[0]);
         } catch (NumberFormatException e) {
             return 0; // a pod's name: there is one per attempt
         }

@@ -8,8 +8,8 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.UUID;
+import java.util.*;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -50,6 +50,49 @@ class GridEngineTest {
         Cluster.Job failed = awaitEnd(bad);
         assertEquals(Cluster.Phase.FAILED, failed.phase());
         assertEquals(4, failed.exitCode());
+    }
+
+    @Test
+    void anArraysElementsRunTheirOwnScriptsEndTheirOwnWayAreListedUnderTheirOwnNamesAndDeletedOneByOne() throws Exception {
+        String prefix = "t-" + UUID.randomUUID(), array = prefix + ".a.s_.1";
+        SortedMap<Integer, Cluster.JobSpec> elements = new TreeMap<>();
+        for (int i : List.of(3, 5, 7, 8)) { // qsub -t takes runs: 3-7:2 and 8
+            String script = i == 7 ? "sleep 300\n" : "echo element " + i + "\nexit " + (i == 3 ? 0 : i) + "\n";
+            elements.put(i, new Cluster.JobSpec(ArrayNames.element(array, i), 1, 64L << 20, null, null, script,
+                    dir.resolve("e" + i + ".out").toString()));
+        }
+        Map<Integer, String> ids = sge.submitArray(new Cluster.ArraySpec(array, elements, dir.resolve("scripts/e%a.sh").toString(),
+                dir.resolve("e%a.out").toString()));
+        assertEquals(Set.of(3, 5, 7, 8), ids.keySet());
+        Set<String> names = Set.of(prefix + ".a.s3.1", prefix + ".a.s5.1", prefix + ".a.s7.1", prefix + ".a.s8.1");
+        assertEquals(names, sge.jobs(prefix, List.of()).stream().map(Cluster.Job::name).collect(Collectors.toSet()),
+                "each element under its own name");
+        for (int i = 0; i < 300 && element(prefix, 7, names).phase() != Cluster.Phase.RUNNING; i++) Thread.sleep(200);
+        sge.cancel(ids.get(7));
+        Map<String, Cluster.Job> ended = new HashMap<>();
+        for (int i = 0; i < 150 && ended.size() < 4; i++) {
+            for (Cluster.Job j : sge.jobs(prefix, names)) {
+                if (j.phase() != Cluster.Phase.QUEUED && j.phase() != Cluster.Phase.RUNNING) ended.put(j.name(), j);
+            }
+            Thread.sleep(500);
+        }
+        assertEquals(Cluster.Phase.SUCCEEDED, ended.get(prefix + ".a.s3.1").phase(), ended.toString());
+        assertEquals(5, ended.get(prefix + ".a.s5.1").exitCode(), ended.toString());
+        assertEquals(8, ended.get(prefix + ".a.s8.1").exitCode(), ended.toString());
+        assertEquals(Cluster.Phase.CANCELLED, ended.get(prefix + ".a.s7.1").phase(), "the one deleted, alone: " + ended);
+        assertEquals(ids.get(5), ended.get(prefix + ".a.s5.1").id(), "found by the id it was submitted under");
+        assertEquals("element 3\n", Files.readString(dir.resolve("e3.out")));
+        assertEquals("element 8\n", Files.readString(dir.resolve("e8.out")));
+    }
+
+    private Cluster.Job element(String prefix, int index, Set<String> names) {
+        return sge.jobs(prefix, names).stream().filter(j -> j.name().equals(prefix + ".a.s" + index + ".1")).findFirst().orElseThrow();
+    }
+
+    @Test
+    void indicesGoToQsubAsArithmeticRuns() {
+        assertEquals(List.of(List.of(0, 2, 4), List.of(5, 6, 7), List.of(9)), ArrayNames.arithmeticRuns(List.of(0, 2, 4, 5, 6, 7, 9)));
+        assertEquals(List.of(List.of(1, 4, 7, 10)), ArrayNames.arithmeticRuns(List.of(1, 4, 7, 10)), "a scatter split between three shards");
     }
 
     @Test
