@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -46,10 +47,7 @@ class BatchClustersTest extends StackTest {
     }
 
     private void adapter(String cluster, int offset) throws Exception {
-        if (cluster.equals("slurm")) startSlurmAdapter("framework-slurm", 18120 + offset);
-        else stack.startInstance("framework-" + cluster, "framework-batch", 18120 + offset,
-                Map.of("FLASH_FRAMEWORK_ID", cluster, "FLASH_BATCH_CLUSTER", cluster, "FLASH_FRAMEWORK_SHARDS", "1",
-                        "FLASH_BATCH_DISK_TYPE", "ssd"));
+        startAdapter(cluster, "framework-" + cluster, 18120 + offset);
         stack.awaitReady("framework-" + cluster, Duration.ofSeconds(120));
         // Ready is not yet seen by level 1: until the cluster's first heartbeat with nodes, a retry that should go
         // elsewhere finds no elsewhere and goes back to ecs.
@@ -64,10 +62,13 @@ class BatchClustersTest extends StackTest {
         }
     }
 
-    /** Slurm's adapter has two shards, so a second instance (its own state directory) can take one (the rebalance test). */
-    private void startSlurmAdapter(String instance, int port) throws Exception {
-        stack.startInstance(instance, "framework-batch", port, Map.of("FLASH_FRAMEWORK_ID", "slurm", "FLASH_BATCH_CLUSTER", "slurm",
-                "FLASH_FRAMEWORK_SHARDS", "2", "FLASH_BATCH_DISK_TYPE", "hdd",
+    /**
+     * Each cluster's adapter has two shards, so a second instance (its own state directory) can take one (the rebalance
+     * test); Slurm's nodes are announced as hdd, Grid Engine's as ssd, so the load test knows where each task may go.
+     */
+    private void startAdapter(String cluster, String instance, int port) throws Exception {
+        stack.startInstance(instance, "framework-batch", port, Map.of("FLASH_FRAMEWORK_ID", cluster, "FLASH_BATCH_CLUSTER", cluster,
+                "FLASH_FRAMEWORK_SHARDS", "2", "FLASH_BATCH_DISK_TYPE", cluster.equals("slurm") ? "hdd" : "ssd",
                 "FLASH_STATE_DIR", stack.dataDir().resolve("state-" + instance).toString()));
     }
 
@@ -174,36 +175,53 @@ class BatchClustersTest extends StackTest {
      */
     @Test
     void aSecondAdapterJoinsMidRunAndIsKilledAndEveryStepRunsOnce() throws Exception {
-        StringBuilder yaml = new StringBuilder("name: rebalance\ntasks:\n");
+        Map<String, JobSubmission> jobs = new LinkedHashMap<>();
         List<String> steps = new ArrayList<>();
-        for (int chain = 0; chain < 6; chain++) {
-            for (int step = 0; step < 5; step++) {
-                String name = "c" + chain + "s" + step;
-                steps.add(name);
-                yaml.append("  - {name: ").append(name).append(", image: \"flash/shell:1\", framework: slurm, resources: {cpu: 1}, ")
-                        .append("command: \"echo ").append(name).append(" >> /workspace/runs.txt; sleep 1\"")
-                        .append(step == 0 ? "" : ", dependsOn: [c" + chain + "s" + (step - 1) + "]").append("}\n");
+        for (String cluster : List.of("slurm", "gridengine")) { // both at once: the test costs one run
+            StringBuilder yaml = new StringBuilder("name: rebalance\ntasks:\n");
+            steps.clear();
+            for (int chain = 0; chain < 6; chain++) {
+                for (int step = 0; step < 5; step++) {
+                    String name = "c" + chain + "s" + step;
+                    steps.add(name);
+                    yaml.append("  - {name: ").append(name).append(", image: \"flash/shell:1\", framework: ").append(cluster)
+                            .append(", resources: {cpu: 1}, command: \"echo ").append(name).append(" >> /workspace/runs.txt; sleep 1\"")
+                            .append(step == 0 ? "" : ", dependsOn: [c" + chain + "s" + (step - 1) + "]").append("}\n");
+                }
             }
+            jobs.put(cluster, startedJob(yaml.toString()));
         }
-        JobSubmission job = startedJob(yaml.toString());
-        String jobId = io.flash.common.ids.JobIds.forSubmission(job.getSubmissionId());
         try {
-            startSlurmAdapter("framework-slurm-b", 18122);
-            awaitLog("framework-slurm-b", "cluster worker serves shards [", Duration.ofSeconds(120));
+            startAdapter("slurm", "framework-slurm-b", 18122);
+            startAdapter("gridengine", "framework-gridengine-b", 18123);
+            for (String cluster : jobs.keySet()) awaitLog("framework-" + cluster + "-b", "cluster worker serves shards [", Duration.ofSeconds(120));
             Thread.sleep(1_500);
         } finally {
             stack.kill("framework-slurm-b");
+            stack.kill("framework-gridengine-b");
         }
-        JobResult result = client.awaitOutcome(job.getSubmissionId(), Duration.ofSeconds(300)).orElseThrow().result();
-        assertEquals(JobState.SUCCEEDED, result.getState(), result.toString());
-        List<String> runs = new ArrayList<>(Files.readAllLines(stack.dataDir().resolve("work/jobs/" + jobId + "/runs.txt")));
-        Collections.sort(runs);
         Collections.sort(steps);
-        assertEquals(steps, runs, "every step ran exactly once");
-        Process squeue = new ProcessBuilder("squeue", "-h", "-o", "%j").redirectErrorStream(true).start();
-        String queued = new String(squeue.getInputStream().readAllBytes());
-        assertTrue(squeue.waitFor(30, TimeUnit.SECONDS));
-        assertFalse(queued.contains("slurm."), "no cluster job left behind: " + queued);
+        for (var entry : jobs.entrySet()) {
+            String jobId = io.flash.common.ids.JobIds.forSubmission(entry.getValue().getSubmissionId());
+            JobResult result = client.awaitOutcome(entry.getValue().getSubmissionId(), Duration.ofSeconds(300)).orElseThrow().result();
+            assertEquals(JobState.SUCCEEDED, result.getState(), entry.getKey() + ": " + result);
+            List<String> runs = new ArrayList<>(Files.readAllLines(stack.dataDir().resolve("work/jobs/" + jobId + "/runs.txt")));
+            Collections.sort(runs);
+            assertEquals(steps, runs, entry.getKey() + ": every step ran exactly once");
+        }
+        String left = output("squeue", "-h", "-o", "%j") + output("qstat", "-u", "*", "-xml");
+        assertFalse(left.contains("slurm.") || left.contains("<JB_name>gridengine."), "no cluster job left behind: " + left);
+    }
+
+    /** What a cluster tool prints (Grid Engine's from Debian's SGE_ROOT, as the adapter assumes). */
+    private static String output(String... command) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().putIfAbsent("SGE_ROOT", "/var/lib/gridengine");
+        pb.environment().putIfAbsent("SGE_CELL", "default");
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), String.join(" ", command) + " did not end");
+        return out;
     }
 
     private void awaitLog(String instance, String line, Duration within) throws Exception {
