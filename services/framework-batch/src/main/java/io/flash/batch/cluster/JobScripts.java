@@ -148,14 +148,18 @@ public final class JobScripts {
                 // An OOM kill is the kernel's word where the node lets the job read its log (the engine's flag misses a kill
                 // in the container's first milliseconds for good, docs/architecture.md), else the engine's, asked again
                 // for a SIGKILLed exit since it can answer before it records one.
-                + "cid=\"$(docker inspect -f '{{.Id}}' " + container + " 2>/dev/null)\"\n"
-                + "if [ $rc != 0 ] && [ -n \"$cid\" ] && dmesg 2>/dev/null | grep -q \"oom-kill:.*task_memcg=[^,]*$cid\"; then\n"
-                + "  touch " + quote(marker.toString()) + "\n"
-                + "else\n"
-                + "  for i in 1 2 3 4 5 6; do\n"
-                + "    [ \"$(docker inspect -f '{{.State.OOMKilled}}' " + container + " 2>/dev/null)\" = true ] && { touch " + quote(marker.toString()) + "; break; }\n"
-                + "    [ $rc = 137 ] || break; sleep 0.1\n"
-                + "  done\n"
+                // Only for a failure: an exit 0 is a success whatever else happened (the shard reads the mark only on a
+                // failure), and each docker call is a CLI start and an engine call on a node busy with many short tasks.
+                + "if [ $rc != 0 ]; then\n"
+                + "  cid=\"$(docker inspect -f '{{.Id}}' " + container + " 2>/dev/null)\"\n"
+                + "  if [ -n \"$cid\" ] && dmesg 2>/dev/null | grep -q \"oom-kill:.*task_memcg=[^,]*$cid\"; then\n"
+                + "    touch " + quote(marker.toString()) + "\n"
+                + "  else\n"
+                + "    for i in 1 2 3 4 5 6; do\n"
+                + "      [ \"$(docker inspect -f '{{.State.OOMKilled}}' " + container + " 2>/dev/null)\" = true ] && { touch " + quote(marker.toString()) + "; break; }\n"
+                + "      [ $rc = 137 ] || break; sleep 0.1\n"
+                + "    done\n"
+                + "  fi\n"
                 + "fi\n"
                 + "docker rm -f " + container + " >/dev/null 2>&1\n"
                 + usage(cgroup, usage)
