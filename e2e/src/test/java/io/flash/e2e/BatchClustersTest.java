@@ -205,12 +205,18 @@ class BatchClustersTest extends StackTest {
             String jobId = io.flash.common.ids.JobIds.forSubmission(entry.getValue().getSubmissionId());
             JobResult result = client.awaitOutcome(entry.getValue().getSubmissionId(), Duration.ofSeconds(300)).orElseThrow().result();
             assertEquals(JobState.SUCCEEDED, result.getState(), entry.getKey() + ": " + result);
-            List<String> runs = new ArrayList<>(Files.readAllLines(stack.dataDir().resolve("work/jobs/" + jobId + "/runs.txt")));
-            Collections.sort(runs);
+            List<String> runs = runs(jobId);
             assertEquals(steps, runs, entry.getKey() + ": every step ran exactly once");
         }
         String left = output("squeue", "-h", "-o", "%j") + output("qstat", "-u", "*", "-xml");
         assertFalse(left.contains("slurm.") || left.contains("<JB_name>gridengine."), "no cluster job left behind: " + left);
+    }
+
+    /** What the job's tasks appended to runs.txt in its workspace, sorted. */
+    private List<String> runs(String jobId) throws Exception {
+        List<String> runs = new ArrayList<>(Files.readAllLines(stack.dataDir().resolve("work/jobs/" + jobId + "/runs.txt")));
+        Collections.sort(runs);
+        return runs;
     }
 
     /** What a cluster tool prints (Grid Engine's from Debian's SGE_ROOT, as the adapter assumes). */
@@ -253,8 +259,7 @@ class BatchClustersTest extends StackTest {
                 String jobId = io.flash.common.ids.JobIds.forSubmission(entry.getValue().getSubmissionId());
                 JobResult result = client.awaitOutcome(entry.getValue().getSubmissionId(), Duration.ofSeconds(180)).orElseThrow().result();
                 assertEquals(JobState.SUCCEEDED, result.getState(), entry.getKey() + ": " + result);
-                List<String> runs = new ArrayList<>(Files.readAllLines(stack.dataDir().resolve("work/jobs/" + jobId + "/runs.txt")));
-                Collections.sort(runs);
+                List<String> runs = runs(jobId);
                 List<String> shards = new ArrayList<>();
                 for (int i = 0; i < 12; i++) shards.add(jobId + ".each.s" + i);
                 Collections.sort(shards);

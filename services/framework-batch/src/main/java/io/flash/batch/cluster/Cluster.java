@@ -67,6 +67,20 @@ public interface Cluster {
         public JobSpec shape() {
             return elements.get(elements.firstKey());
         }
+
+        /** Each element's script to its file and the output directory, on the shared storage, before the one submission. */
+        void writeScripts() {
+            shape().createOutputDirectory();
+            elements.forEach((index, element) -> {
+                Path file = Path.of(scriptFile.replace("%a", index.toString()));
+                try {
+                    Files.createDirectories(file.getParent());
+                    Files.writeString(file, element.script());
+                } catch (IOException e) {
+                    throw new Unreachable("cannot write " + file + " on the shared storage: " + e.getMessage());
+                }
+            });
+        }
     }
 
     /** How far a job got, in the cluster's words and Flash's. */

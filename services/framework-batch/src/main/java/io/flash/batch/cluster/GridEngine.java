@@ -5,10 +5,7 @@ import org.w3c.dom.NodeList;
 
 import javax.xml.parsers.DocumentBuilderFactory;
 import java.io.ByteArrayInputStream;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.*;
 
@@ -80,16 +77,7 @@ public final class GridEngine implements Cluster {
      */
     @Override
     public Map<Integer, String> submitArray(ArraySpec spec) {
-        spec.shape().createOutputDirectory();
-        spec.elements().forEach((index, element) -> {
-            Path file = Path.of(spec.scriptFile().replace("%a", index.toString()));
-            try {
-                Files.createDirectories(file.getParent());
-                Files.writeString(file, element.script());
-            } catch (IOException e) {
-                throw new Unreachable("cannot write " + file + " on the shared storage: " + e.getMessage());
-            }
-        });
+        spec.writeScripts();
         String[] script = spec.scriptFile().split("%a", 2), output = spec.outputFile().split("%a", 2);
         String run = "#!/bin/sh\ni=$((SGE_TASK_ID - 1))\nexec /bin/sh " + JobScripts.quote(script[0]) + "\"$i\"" + JobScripts.quote(script[1])
                 + " > " + JobScripts.quote(output[0]) + "\"$i\"" + JobScripts.quote(output[1]) + " 2>&1\n";

@@ -1,8 +1,5 @@
 package io.flash.batch.cluster;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.*;
 
@@ -62,16 +59,7 @@ public final class Slurm implements Cluster {
     @Override
     public Map<Integer, String> submitArray(ArraySpec spec) {
         JobSpec shape = spec.shape();
-        shape.createOutputDirectory();
-        spec.elements().forEach((index, element) -> {
-            Path file = Path.of(spec.scriptFile().replace("%a", index.toString()));
-            try {
-                Files.createDirectories(file.getParent());
-                Files.writeString(file, element.script());
-            } catch (IOException e) {
-                throw new Unreachable("cannot write " + file + " on the shared storage: " + e.getMessage());
-            }
-        });
+        spec.writeScripts();
         String[] around = spec.scriptFile().split("%a", 2);
         String script = "#!/bin/sh\nexec /bin/sh " + JobScripts.quote(around[0]) + "\"$SLURM_ARRAY_TASK_ID\"" + JobScripts.quote(around[1]) + "\n";
         String arrayId = sbatch(shape, spec.name(), spec.outputFile(), ArrayNames.ranges(new TreeSet<>(spec.elements().keySet())), script);
