@@ -127,6 +127,7 @@ public final class JobScripts {
         Path exit = exitFile(ready.getJobId(), ready.getAttemptId());
         Path timedOut = timeoutMarker(ready.getJobId(), ready.getAttemptId());
         Path usage = usageFile(ready.getJobId(), ready.getAttemptId());
+        Path ran = workspace(ready.getJobId()).resolve(".flash").resolve("ran").resolve(ready.getAttemptId());
         Long timeout = task.getTimeoutSeconds();
         // The watchdog sleeps in the background so that the trap can end it when the container ends first.
         String watchdog = timeout == null ? "" : "( trap 'kill $s 2>/dev/null; exit 0' TERM; sleep " + timeout + " & s=$!; wait $s; touch "
@@ -135,9 +136,12 @@ public final class JobScripts {
                 + "# Flash attempt " + ready.getAttemptId() + " of job " + ready.getJobId() + "\n"
                 + "mkdir -p " + quote(workspace.toString()) + " " + quote(marker.getParent().toString()) + " "
                 + quote(exit.getParent().toString()) + " " + quote(timedOut.getParent().toString()) + " "
-                + quote(usage.getParent().toString()) + " " + quote(endedMarks().toString()) + "\n"
+                + quote(usage.getParent().toString()) + " " + quote(ran.getParent().toString()) + " " + quote(endedMarks().toString()) + "\n"
                 + "chmod 0777 " + quote(workspace.toString()) + "\n"
-                + "docker rm -f " + container + " >/dev/null 2>&1\n"
+                // A container under this name can only be left by an earlier run of this script (a job the cluster
+                // requeued): the mark is tested without a process, the removal is a docker call, paid on a rerun only.
+                + "if [ -e " + quote(ran.toString()) + " ]; then docker rm -f " + container + " >/dev/null 2>&1; fi\n"
+                + ": > " + quote(ran.toString()) + "\n"
                 + "export FLASH_NODE_ID=\"$(hostname)\"\n"
                 + "trap 'docker kill " + container + " >/dev/null 2>&1' TERM INT\n"
                 + String.join(" ", run.stream().map(JobScripts::quote).toList()) + " &\n"
