@@ -109,7 +109,7 @@ public final class JobScripts {
         double cpu = task.getResources().getCpu();
         long pids = Math.max(256L, (long) Math.ceil(cpu * pidsPerCpu));
         String cgroup = cgroupParent(ready.getAttemptId());
-        List<String> run = new ArrayList<>(List.of("docker", "run", "--name", container, "--cgroup-parent", cgroup,
+        List<String> run = new ArrayList<>(List.of("--cgroup-parent", cgroup,
                 "--user", "65534:65534", "--read-only",
                 "--tmpfs", "/tmp", "--cap-drop", "ALL", "--security-opt", "no-new-privileges",
                 "--network", task.getNetwork() == NetworkMode.BRIDGE ? "bridge" : "none",
@@ -131,20 +131,24 @@ public final class JobScripts {
         Long timeout = task.getTimeoutSeconds();
         // The watchdog sleeps in the background so that the trap can end it when the container ends first.
         String watchdog = timeout == null ? "" : "( trap 'kill $s 2>/dev/null; exit 0' TERM; sleep " + timeout + " & s=$!; wait $s; touch "
-                + quote(timedOut.toString()) + "; docker kill " + container + " >/dev/null 2>&1 ) &\nwatchdog=$!\n";
+                + quote(timedOut.toString()) + "; docker kill \"$c\" >/dev/null 2>&1 ) &\nwatchdog=$!\n";
         return "#!/bin/sh\n"
                 + "# Flash attempt " + ready.getAttemptId() + " of job " + ready.getJobId() + "\n"
                 + "mkdir -p " + quote(workspace.toString()) + " " + quote(marker.getParent().toString()) + " "
                 + quote(exit.getParent().toString()) + " " + quote(timedOut.getParent().toString()) + " "
                 + quote(usage.getParent().toString()) + " " + quote(ran.getParent().toString()) + " " + quote(endedMarks().toString()) + "\n"
                 + "chmod 0777 " + quote(workspace.toString()) + "\n"
-                // A container under this name can only be left by an earlier run of this script (a job the cluster
-                // requeued): the mark is tested without a process, the removal is a docker call, paid on a rerun only.
-                + "if [ -e " + quote(ran.toString()) + " ]; then docker rm -f " + container + " >/dev/null 2>&1; fi\n"
+                // Named by the cluster's job too: a requeued job (same id) removes its own earlier run's container below,
+                // while a second job under the attempt's name (a submission repeated by a worker that died mid-call)
+                // cannot touch the first one's; the shard cancels the second.
+                + "c=" + container + "-\"${SLURM_JOB_ID:-${JOB_ID:-run}}\"\n"
+                // A container under this name can only be left by an earlier run of this job (requeued): the mark is
+                // tested without a process, the removal is a docker call, paid on a rerun only.
+                + "if [ -e " + quote(ran.toString()) + " ]; then docker rm -f \"$c\" >/dev/null 2>&1; fi\n"
                 + ": > " + quote(ran.toString()) + "\n"
                 + "export FLASH_NODE_ID=\"$(hostname)\"\n"
-                + "trap 'docker kill " + container + " >/dev/null 2>&1' TERM INT\n"
-                + String.join(" ", run.stream().map(JobScripts::quote).toList()) + " &\n"
+                + "trap 'docker kill \"$c\" >/dev/null 2>&1' TERM INT\n"
+                + "docker run --name \"$c\" " + String.join(" ", run.stream().map(JobScripts::quote).toList()) + " &\n"
                 + "task=$!\n"
                 + watchdog
                 + "wait $task; rc=$?\n"
@@ -155,17 +159,17 @@ public final class JobScripts {
                 // Only for a failure: an exit 0 is a success whatever else happened (the shard reads the mark only on a
                 // failure), and each docker call is a CLI start and an engine call on a node busy with many short tasks.
                 + "if [ $rc != 0 ]; then\n"
-                + "  cid=\"$(docker inspect -f '{{.Id}}' " + container + " 2>/dev/null)\"\n"
+                + "  cid=\"$(docker inspect -f '{{.Id}}' \"$c\" 2>/dev/null)\"\n"
                 + "  if [ -n \"$cid\" ] && dmesg 2>/dev/null | grep -q \"oom-kill:.*task_memcg=[^,]*$cid\"; then\n"
                 + "    touch " + quote(marker.toString()) + "\n"
                 + "  else\n"
                 + "    for i in 1 2 3 4 5 6; do\n"
-                + "      [ \"$(docker inspect -f '{{.State.OOMKilled}}' " + container + " 2>/dev/null)\" = true ] && { touch " + quote(marker.toString()) + "; break; }\n"
+                + "      [ \"$(docker inspect -f '{{.State.OOMKilled}}' \"$c\" 2>/dev/null)\" = true ] && { touch " + quote(marker.toString()) + "; break; }\n"
                 + "      [ $rc = 137 ] || break; sleep 0.1\n"
                 + "    done\n"
                 + "  fi\n"
                 + "fi\n"
-                + "docker rm -f " + container + " >/dev/null 2>&1\n"
+                + "docker rm -f \"$c\" >/dev/null 2>&1\n"
                 + usage(cgroup, usage)
                 + "echo $rc > " + quote(exit.toString()) + "\n"
                 + ": > " + quote(endedMarks().resolve(jobName).toString()) + "\n"
