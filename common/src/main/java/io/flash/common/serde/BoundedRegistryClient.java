@@ -5,6 +5,7 @@ import io.apicurio.registry.resolver.client.RegistryClientFacade;
 import io.apicurio.registry.resolver.client.RegistryVersionCoordinates;
 import io.apicurio.registry.resolver.strategy.ArtifactReference;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -37,7 +38,29 @@ final class BoundedRegistryClient implements RegistryClientFacade {
         this.timeout = timeout;
     }
 
+    /**
+     * Each call is asked once more after a failure to exchange bytes: the JDK's HTTP client reuses a
+     * kept-alive connection the registry may have just closed ("header parser received no bytes";
+     * seen failing an executor's report after its restart, and with it a task's attempt). Every call
+     * here is idempotent: reads, and registering content the registry already holds returns it.
+     */
     private <T> T bounded(String what, Supplier<T> call) {
+        try {
+            return once(what, call);
+        } catch (RuntimeException e) {
+            if (!anIOFailure(e)) throw e;
+            return once(what, call);
+        }
+    }
+
+    static boolean anIOFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof IOException) return true;
+        }
+        return false;
+    }
+
+    private <T> T once(String what, Supplier<T> call) {
         Future<T> answer = CALLS.submit(call::get);
         try {
             return answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
