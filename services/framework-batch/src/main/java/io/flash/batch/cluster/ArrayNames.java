@@ -18,6 +18,8 @@ public final class ArrayNames {
 
     private static final Pattern ELEMENT = Pattern.compile("^(.*\\.s)(\\d+)(\\.\\d+)$");
     private static final String INDEX = "_";
+    /** An array's name, read for every job line of every look: compiled once. */
+    private static final Pattern ARRAY = Pattern.compile("^.*\\.s" + INDEX + "\\.\\d+$");
 
     private ArrayNames() {
     }
@@ -44,7 +46,7 @@ public final class ArrayNames {
 
     /** Whether a job name is an array's (made by {@link #arrayOf}). */
     public static boolean isArray(String name) {
-        return name.matches("^.*\\.s" + INDEX + "\\.\\d+$");
+        return ARRAY.matcher(name).matches();
     }
 
     /** An element's job name: the array's, with its index. */

@@ -37,6 +37,13 @@ class ClusterWorkerTest {
                 .setJobName(ClusterNames.of("slurm", shard, r.getAttemptId())).setReady(r).setAt(1).build();
     }
 
+    /** Shards 0 and 1 of task align, in one batch, to a cluster that has arrays. */
+    private void submitTwoShardsOnAnArrayCluster() {
+        cluster.maxArrayIndex = 1000;
+        worker.assigned(List.of(0));
+        worker.carryOut(List.of(submitShard(0, "align", 0, 1), submitShard(0, "align", 1, 1)), 1);
+    }
+
     private List<String> submittedIds() {
         return reports.stream().filter(r -> r.getKind() == ClusterReportKind.SUBMITTED).map(ClusterReport::getClusterJobId).toList();
     }
@@ -62,10 +69,8 @@ class ClusterWorkerTest {
 
     @Test
     void anArrayRedoneAfterTheWorkerDiedSubmitsOnlyItsMissingElementsAndOneUnansweredIsAdoptedByALook() {
-        cluster.maxArrayIndex = 1000;
-        worker.assigned(List.of(0));
         cluster.submitsThenTimesOut = true;
-        worker.carryOut(List.of(submitShard(0, "align", 0, 1), submitShard(0, "align", 1, 1)), 1);
+        submitTwoShardsOnAnArrayCluster();
         cluster.submitsThenTimesOut = false;
         assertEquals(List.of("100_0", "100_1"), submittedIds(), "taken though unanswered: found by a look and adopted");
         assertEquals(List.of(), cluster.submitted, "nothing submitted twice");
@@ -79,10 +84,8 @@ class ClusterWorkerTest {
 
     @Test
     void anArrayWithTheControllerDownIsReportedUnreachableElementByElement() {
-        cluster.maxArrayIndex = 1000;
-        worker.assigned(List.of(0));
         cluster.down = true;
-        worker.carryOut(List.of(submitShard(0, "align", 0, 1), submitShard(0, "align", 1, 1)), 1);
+        submitTwoShardsOnAnArrayCluster();
         assertEquals(List.of(ClusterReportKind.UNREACHABLE, ClusterReportKind.UNREACHABLE), reports.stream().map(ClusterReport::getKind).toList());
         assertEquals(List.of("j.align.s0.1", "j.align.s1.1"), reports.stream().map(ClusterReport::getAttemptId).toList());
     }
