@@ -42,7 +42,8 @@ public final class GridEngine implements Cluster {
     }
 
     private String qsub(JobSpec shape, String name, String outputFile, String tasks, String script) {
-        List<String> cmd = new ArrayList<>(List.of("qsub", "-terse", "-N", name, "-S", "/bin/sh", "-o", outputFile, "-j", "y"));
+        // -notify: qdel sends USR2 before its KILL (the queue's notify time apart), so the script stops its container
+        List<String> cmd = new ArrayList<>(List.of("qsub", "-terse", "-notify", "-N", name, "-S", "/bin/sh", "-o", outputFile, "-j", "y"));
         if (tasks != null) cmd.addAll(List.of("-t", tasks));
         if (shape.timeLimitSeconds() != null) cmd.addAll(List.of("-l", "h_rt=" + shape.timeLimitSeconds()));
         if (shape.partition() != null) cmd.addAll(List.of("-q", shape.partition()));

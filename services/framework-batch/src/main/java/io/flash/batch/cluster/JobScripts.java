@@ -147,7 +147,9 @@ public final class JobScripts {
                 + "if [ -e " + quote(ran.toString()) + " ]; then docker rm -f \"$c\" >/dev/null 2>&1; fi\n"
                 + ": > " + quote(ran.toString()) + "\n"
                 + "export FLASH_NODE_ID=\"$(hostname)\"\n"
-                + "trap 'docker kill \"$c\" >/dev/null 2>&1' TERM INT\n"
+                // Stopping the job stops its container, which is the engine's child, not the job's: Slurm's scancel
+                // sends TERM first, Grid Engine's qdel a USR2 (qsub -notify) before its KILL.
+                + "trap 'docker kill \"$c\" >/dev/null 2>&1' TERM INT USR2\n"
                 + "docker run --name \"$c\" " + String.join(" ", run.stream().map(JobScripts::quote).toList()) + " &\n"
                 + "task=$!\n"
                 + watchdog
