@@ -100,11 +100,13 @@ public class BatchStreams {
 
     /** A stream thread that stops polling says where it waits (StuckThreadWatch); the worker starts with the streams. */
     void start(@Observes StartupEvent start, KafkaStreams streams, BatchConfig config,
-               @ConfigProperty(name = "quarkus.kafka-streams.bootstrap-servers") String bootstrapServers) {
+               @ConfigProperty(name = "quarkus.kafka-streams.bootstrap-servers") String bootstrapServers,
+               @ConfigProperty(name = "kafka-streams.consumer.session.timeout.ms") long sessionTimeoutMs) {
         StuckThreadWatch.start(streams);
         Parts p = parts(config);
         worker = new ClusterWorkerLoop(topics(config), config.framework().id(), bootstrapServers, config.framework().tick(),
-                config.batch().watchInterval(), config.batch().commandsPerBatch(), new JobSpecs(p.scripts()), p.cluster(),
+                config.batch().watchInterval(), Duration.ofMillis(sessionTimeoutMs), config.batch().commandsPerBatch(),
+                new JobSpecs(p.scripts()), p.cluster(),
                 p.endedMarks(), Clock.systemUTC());
         worker.start();
     }

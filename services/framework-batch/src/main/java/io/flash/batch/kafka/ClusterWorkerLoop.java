@@ -68,10 +68,13 @@ public final class ClusterWorkerLoop implements AutoCloseable {
     /**
      * @param tick          how often the cluster is looked at
      * @param watchInterval how often the ended marks are listed; a new one brings the next look forward
+     * @param sessionTimeout how soon a worker that stopped answering loses its shards to the others:
+     *                       the stream threads' own, so a killed instance's shards never wait for
+     *                       hands longer than for their stream tasks (the consumer's default is 45 s)
      */
     public ClusterWorkerLoop(FlashTopics topics, String frameworkId, String bootstrapServers, Duration tick, Duration watchInterval,
-                             int maxCommandsPerBatch, ClusterWorker.Specs specs, Cluster cluster, ClusterWorker.EndedMarks endedMarks,
-                             Clock clock) {
+                             Duration sessionTimeout, int maxCommandsPerBatch, ClusterWorker.Specs specs, Cluster cluster,
+                             ClusterWorker.EndedMarks endedMarks, Clock clock) {
         this.commands = topics.frameworkClusterCommands(frameworkId);
         this.reports = topics.frameworkClusterReports(frameworkId);
         this.tick = tick;
@@ -84,6 +87,8 @@ public final class ClusterWorkerLoop implements AutoCloseable {
         c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"); // only what a shard's transaction committed
         c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, maxCommandsPerBatch);
+        c.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) sessionTimeout.toMillis());
+        c.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) Math.max(1, sessionTimeout.toMillis() / 3));
         consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer());
         Properties p = KafkaLogin.fromEnvironment().addTo(new Properties());
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
