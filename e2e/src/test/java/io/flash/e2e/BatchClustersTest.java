@@ -3,11 +3,16 @@ package io.flash.e2e;
 import io.flash.common.client.TopicTail;
 import io.flash.common.jobfile.JobFiles;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flash.schema.*;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -67,9 +72,40 @@ class BatchClustersTest extends StackTest {
      * test); Slurm's nodes are announced as hdd, Grid Engine's as ssd, so the load test knows where each task may go.
      */
     private void startAdapter(String cluster, String instance, int port) throws Exception {
-        stack.startInstance(instance, "framework-batch", port, Map.of("FLASH_FRAMEWORK_ID", cluster, "FLASH_BATCH_CLUSTER", cluster,
+        startAdapter(cluster, instance, port, null);
+    }
+
+    /** @param tools a directory searched first for the cluster's tools, or null */
+    private void startAdapter(String cluster, String instance, int port, Path tools) throws Exception {
+        Map<String, String> env = new HashMap<>(Map.of("FLASH_FRAMEWORK_ID", cluster, "FLASH_BATCH_CLUSTER", cluster,
                 "FLASH_FRAMEWORK_SHARDS", "2", "FLASH_BATCH_DISK_TYPE", cluster.equals("slurm") ? "hdd" : "ssd",
                 "FLASH_STATE_DIR", stack.dataDir().resolve("state-" + instance).toString()));
+        if (tools != null) env.put("PATH", tools + ":" + System.getenv("PATH"));
+        stack.startInstance(instance, "framework-batch", port, env);
+    }
+
+    /**
+     * sbatch and qsub that leave a mark and wait 3 s before the real tool submits: an adapter killed
+     * after the mark is killed mid-submission, and its job reaches the cluster after it died.
+     */
+    private Path slowSubmissions() throws Exception {
+        Path dir = Files.createDirectories(stack.dataDir().resolve("slow-tools"));
+        for (String tool : List.of("sbatch", "qsub")) {
+            Path called = dir.resolve(tool + ".called");
+            Files.deleteIfExists(called);
+            Path wrapper = dir.resolve(tool);
+            Files.writeString(wrapper, "#!/bin/sh\ntouch '" + called + "'\nsleep 3\nexec /usr/bin/" + tool + " \"$@\"\n");
+            assertTrue(wrapper.toFile().setExecutable(true));
+        }
+        return dir;
+    }
+
+    private static void awaitFile(Path file, Duration within) throws Exception {
+        long deadline = System.nanoTime() + within.toNanos();
+        while (!Files.exists(file)) {
+            if (System.nanoTime() > deadline) fail(file + " did not appear within " + within);
+            Thread.sleep(100);
+        }
     }
 
     @AfterAll
@@ -155,30 +191,46 @@ class BatchClustersTest extends StackTest {
     @Test
     void aCancelledClusterJobIsGoneFromTheClusterAndTheJobEndsCancelled() throws Exception {
         JobSubmission job = startedJob("""
-                name: cancel-on-slurm
+                name: cancel-on-clusters
                 tasks:
                   - {name: sleepy, image: "flash/shell:1", framework: slurm, command: "sleep 300"}
+                  - {name: drowsy, image: "flash/shell:1", framework: gridengine, command: "sleep 300"}
                 """);
         String jobId = io.flash.common.ids.JobIds.forSubmission(job.getSubmissionId());
         assertTrue(sh("squeue", "-h", "-o", "%j").contains(jobId + ".sleepy.1"), "running in Slurm");
+        awaitContainers(jobId, 2, Duration.ofSeconds(60)); // Grid Engine's too: its qdel must stop a running container
         client.cancel(jobId, "e2e");
         JobResult result = client.awaitOutcome(job.getSubmissionId(), Duration.ofSeconds(60)).orElseThrow().result();
         assertEquals(JobState.CANCELLED, result.getState(), result.toString());
         assertFalse(sh("squeue", "-h", "-o", "%j").contains(jobId), "gone from squeue");
-        assertFalse(sh("docker", "ps", "--format", "{{.Names}}").contains(jobId), "its container is gone");
+        assertFalse(output("qstat", "-u", "*", "-xml").contains(jobId), "gone from qstat");
+        awaitContainers(jobId, 0, Duration.ofSeconds(30));
+    }
+
+    /** Waits until the job's task containers (running or not) number {@code count}. */
+    private void awaitContainers(String jobId, int count, Duration within) throws Exception {
+        long deadline = System.nanoTime() + within.toNanos();
+        List<String> found;
+        do {
+            found = sh("docker", "ps", "-a", "--format", "{{.Names}}").lines().filter(n -> n.contains(jobId)).toList();
+            if (found.size() == count) return;
+            Thread.sleep(250);
+        } while (System.nanoTime() < deadline);
+        fail("job " + jobId + " has containers " + found + ", not " + count + ", after " + within);
     }
 
     /**
-     * Issue 34's rebalance: a second Slurm adapter joins mid-run (the shards move between the two while
-     * jobs are submitted and running) and is then killed -9 (its shard's attempts, some mid-submit, go
-     * back to the first). Every step runs once, the job succeeds, and no cluster job is left behind.
+     * Issue 34's rebalance: a second adapter of each cluster joins mid-run (the shards move between the
+     * two while jobs are submitted and running) and is then killed -9 while one sbatch and one qsub of
+     * its are in flight (its tools are slowed by 3 s): its shards go back to the first, the jobs it was
+     * submitting reach the cluster after it died, and submissions it left unread may have been fenced.
+     * Every step runs once, the jobs succeed, and no cluster job or container is left behind.
      */
     @Test
     void aSecondAdapterJoinsMidRunAndIsKilledAndEveryStepRunsOnce() throws Exception {
         Map<String, JobSubmission> jobs = new LinkedHashMap<>();
         List<String> steps = new ArrayList<>();
-        // Slurm only: on Grid Engine two steps ran twice in one CI run (stop 44's note); it returns once that is fixed.
-        for (String cluster : List.of("slurm")) {
+        for (String cluster : List.of("slurm", "gridengine")) { // both at once: the test costs one run
             StringBuilder yaml = new StringBuilder("name: rebalance\ntasks:\n");
             steps.clear();
             for (int chain = 0; chain < 6; chain++) {
@@ -190,14 +242,25 @@ class BatchClustersTest extends StackTest {
                             .append(step == 0 ? "" : ", dependsOn: [c" + chain + "s" + (step - 1) + "]").append("}\n");
                 }
             }
-            jobs.put(cluster, startedJob(yaml.toString()));
+            JobSubmission job = job(yaml.toString());
+            client.submit(job);
+            jobs.put(cluster, job);
+        }
+        for (JobSubmission job : jobs.values()) { // a step may run and end between two reads of the page: counted, not seen running
+            awaitPage(io.flash.common.ids.JobIds.forSubmission(job.getSubmissionId()),
+                    p -> p.get("job").get("tasksRunning").asInt() + p.get("job").get("tasksSucceeded").asInt() > 0,
+                    Duration.ofSeconds(60), "a first step running or done");
         }
         try {
-            startAdapter("slurm", "framework-slurm-b", 18122);
+            Path slowTools = slowSubmissions();
+            startAdapter("slurm", "framework-slurm-b", 18122, slowTools);
+            startAdapter("gridengine", "framework-gridengine-b", 18123, slowTools);
             for (String cluster : jobs.keySet()) awaitLog("framework-" + cluster + "-b", "cluster worker serves shards [", Duration.ofSeconds(120));
-            Thread.sleep(1_500);
+            // killed while a submission of each is in flight: its sbatch / qsub goes on without it
+            for (String tool : List.of("sbatch", "qsub")) awaitFile(slowTools.resolve(tool + ".called"), Duration.ofSeconds(90));
         } finally {
             stack.kill("framework-slurm-b");
+            stack.kill("framework-gridengine-b");
         }
         Collections.sort(steps);
         for (var entry : jobs.entrySet()) {
@@ -205,10 +268,28 @@ class BatchClustersTest extends StackTest {
             JobResult result = client.awaitOutcome(entry.getValue().getSubmissionId(), Duration.ofSeconds(300)).orElseThrow().result();
             assertEquals(JobState.SUCCEEDED, result.getState(), entry.getKey() + ": " + result);
             List<String> runs = runs(jobId);
-            assertEquals(steps, runs, entry.getKey() + ": every step ran exactly once");
+            assertEquals(steps, runs, () -> entry.getKey() + ": every step ran exactly once; the attempts of those that ran twice: "
+                    + attemptsRunTwice(jobId, runs));
+            awaitContainers(jobId, 0, Duration.ofSeconds(30));
         }
         String left = output("squeue", "-h", "-o", "%j") + output("qstat", "-u", "*", "-xml");
         assertFalse(left.contains("slurm.") || left.contains("<JB_name>gridengine."), "no cluster job left behind: " + left);
+    }
+
+    /** Why a step ran twice, from the job's attempts as the API lists them (each attempt's state, class and reason). */
+    private String attemptsRunTwice(String jobId, List<String> runs) {
+        try {
+            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(stack.apiUrl() + "/jobs/" + jobId
+                    + "/attempts")).build(), HttpResponse.BodyHandlers.ofString());
+            List<String> twice = runs.stream().filter(step -> Collections.frequency(runs, step) > 1).distinct().toList();
+            List<String> found = new ArrayList<>();
+            for (JsonNode attempt : new ObjectMapper().readTree(r.body()).path("attempts")) {
+                if (twice.stream().anyMatch(step -> attempt.toString().contains("." + step + "."))) found.add(attempt.toString());
+            }
+            return String.join("\n", found);
+        } catch (Exception e) {
+            return "(could not be read: " + e + ")";
+        }
     }
 
     /** What the job's tasks appended to runs.txt in its workspace, sorted. */

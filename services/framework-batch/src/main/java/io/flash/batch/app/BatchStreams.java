@@ -46,7 +46,7 @@ public class BatchStreams {
 
     /** What the topology and the worker share: the cluster, where its jobs leave their files, how a job is made. */
     private record Parts(BatchSettings settings, Cluster cluster, Workspaces workspaces, JobScripts scripts,
-                         ClusterWorker.EndedMarks endedMarks) {
+                         ClusterWorker.EndedMarks endedMarks, ClusterWorker.StartedMarks startedMarks) {
     }
 
     private Parts parts;
@@ -66,9 +66,9 @@ public class BatchStreams {
             KubernetesSettings ks = new KubernetesSettings(fw.id(), k8s.namespace(), k8s.workspaceClaim(), k8s.onDemandPrices(),
                     k8s.spotPrices(), k8s.elasticCpus(), Quantity.getAmountInBytes(new Quantity(k8s.elasticMemory())).longValue(), k8s.stopGrace());
             parts = new Parts(settings, new Kubernetes(client, ks, Path.of(batch.workRoot())), new PodLogs(client, k8s.namespace(), files), scripts,
-                    ClusterWorker.EndedMarks.NONE);
+                    ClusterWorker.EndedMarks.NONE, ClusterWorker.StartedMarks.NONE);
         } else {
-            parts = new Parts(settings, cluster(batch), files, scripts, new FileEndedMarks(scripts.endedMarks()));
+            parts = new Parts(settings, cluster(batch), files, scripts, new FileEndedMarks(scripts.endedMarks()), new FileStartedMarks(scripts));
         }
         return parts;
     }
@@ -107,7 +107,7 @@ public class BatchStreams {
         worker = new ClusterWorkerLoop(topics(config), config.framework().id(), bootstrapServers, config.framework().tick(),
                 config.batch().watchInterval(), Duration.ofMillis(sessionTimeoutMs), config.batch().commandsPerBatch(),
                 new JobSpecs(p.scripts()), p.cluster(),
-                p.endedMarks(), Clock.systemUTC());
+                p.endedMarks(), p.startedMarks(), Clock.systemUTC());
         worker.start();
     }
 

@@ -68,6 +68,15 @@ public final class JobScripts {
         return workRoot.resolve(".flash").resolve("ended");
     }
 
+    /**
+     * The mark a job script leaves as it starts, holding its job's id as the adapter lists it
+     * (Slurm's 123 or array element 123_4, Grid Engine's 123 or 123.5): a job that ran and ended
+     * while no worker held its report is found by it once the cluster has forgotten the job.
+     */
+    public Path startedMark(String jobId, String attemptId) {
+        return workspace(jobId).resolve(".flash").resolve("ran").resolve(attemptId);
+    }
+
     /** The mark of an attempt the job script ended at the task's timeout. */
     public Path timeoutMarker(String jobId, String attemptId) {
         return workspace(jobId).resolve(".flash").resolve("timeout").resolve(attemptId);
@@ -127,7 +136,7 @@ public final class JobScripts {
         Path exit = exitFile(ready.getJobId(), ready.getAttemptId());
         Path timedOut = timeoutMarker(ready.getJobId(), ready.getAttemptId());
         Path usage = usageFile(ready.getJobId(), ready.getAttemptId());
-        Path ran = workspace(ready.getJobId()).resolve(".flash").resolve("ran").resolve(ready.getAttemptId());
+        Path ran = startedMark(ready.getJobId(), ready.getAttemptId());
         Long timeout = task.getTimeoutSeconds();
         // The watchdog sleeps in the background so that the trap can end it when the container ends first.
         String watchdog = timeout == null ? "" : "( trap 'kill $s 2>/dev/null; exit 0' TERM; sleep " + timeout + " & s=$!; wait $s; touch "
@@ -142,10 +151,11 @@ public final class JobScripts {
                 // while a second job under the attempt's name (a submission repeated by a worker that died mid-call)
                 // cannot touch the first one's; the shard cancels the second.
                 + "c=" + container + "-\"${SLURM_JOB_ID:-${JOB_ID:-run}}\"\n"
+                + JOB_ID
                 // A container under this name can only be left by an earlier run of this job (requeued): the mark is
                 // tested without a process, the removal is a docker call, paid on a rerun only.
                 + "if [ -e " + quote(ran.toString()) + " ]; then docker rm -f \"$c\" >/dev/null 2>&1; fi\n"
-                + ": > " + quote(ran.toString()) + "\n"
+                + "echo \"$cluster_job\" > " + quote(ran.toString()) + "\n"
                 + "export FLASH_NODE_ID=\"$(hostname)\"\n"
                 // Stopping the job stops its container, which is the engine's child, not the job's: Slurm's scancel
                 // sends TERM first, Grid Engine's qdel a USR2 (qsub -notify) before its KILL.
@@ -198,6 +208,12 @@ public final class JobScripts {
                 + "[ -n \"$peak\" ] && echo \"$peak ${acct:-0}\" > " + quote(file.toString()) + "\n"
                 + "for d in $dirs; do rmdir $d 2>/dev/null; done\n";
     }
+
+    /** The job's id as the adapter lists it, into $cluster_job: an array element's by its array's id and index (123_4, 123.5). */
+    private static final String JOB_ID = "if [ -n \"$SLURM_ARRAY_JOB_ID\" ]; then cluster_job=\"${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}\"\n"
+            + "elif [ -n \"$SLURM_JOB_ID\" ]; then cluster_job=\"$SLURM_JOB_ID\"\n"
+            + "elif [ -n \"$SGE_TASK_ID\" ] && [ \"$SGE_TASK_ID\" != undefined ]; then cluster_job=\"$JOB_ID.$SGE_TASK_ID\"\n"
+            + "else cluster_job=\"$JOB_ID\"; fi\n";
 
     /** One word for sh: single quotes, with any single quote closed, escaped and reopened. */
     static String quote(String word) {

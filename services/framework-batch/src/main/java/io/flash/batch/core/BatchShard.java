@@ -22,7 +22,7 @@ import java.util.*;
  */
 public final class BatchShard {
 
-    private static final String LOG_OFFSET = "logOffset/", LOG_SEQ = "logSeq/";
+    private static final String LOG_OFFSET = "logOffset/", LOG_SEQ = "logSeq/", PLACED = "placed/";
     /** Bounds on one log chunk: a chatty task cannot swamp the log topic or the shard's tick. */
     static final int LOG_BYTES_PER_TICK = 64 << 10, FINAL_LOG_BYTES = 256 << 10;
 
@@ -35,6 +35,7 @@ public final class BatchShard {
     private final CatchUp catchUp;
     private final int shard;
     private final ControllerWatch controller;
+    private final JobEndings endings;
     private long heartbeatAt;
 
     public BatchShard(BatchSettings settings, int shard, BatchStore store, BatchOutbox outbox, Workspaces workspaces, long now) {
@@ -45,6 +46,7 @@ public final class BatchShard {
         this.workspaces = workspaces;
         this.events = new FrameworkEvents(settings.frameworkId(), shard);
         this.controller = new ControllerWatch(settings.downAfter());
+        this.endings = new JobEndings(settings.frameworkId(), workspaces, events);
         this.catchUp = new CatchUp(settings.fenceAfterAbsence().toMillis(), shard, new CatchUp.Persisted() {
             public Long lastTickAt() { return store.marks().get("lastTickAt"); }
 
@@ -76,21 +78,34 @@ public final class BatchShard {
         }
     }
 
-    /** Not sent yet: dropped (and reported, unless the dispatcher fenced it). Sent: cancelled in the cluster once its id is known. */
+    /**
+     * Not sent yet: dropped (and reported, unless the dispatcher fenced it). In the cluster: cancelled
+     * by its id. Sent but not known to be in the cluster: withdrawn (a cancel without an id). The
+     * submission may still sit unread in the commands topic, its worker gone or slow; once the
+     * dispatcher has fenced the attempt and run it again elsewhere, carrying it out would run the
+     * task twice. The worker skips a submission withdrawn in the same batch and cancels by name one
+     * already made, and says which ({@link #withdrawn}).
+     */
     private void cancel(TaskReady ready, long now) {
         String id = ready.getAttemptId();
-        if (store.waiting().get(id) != null) {
+        TaskDispatch waiting = store.waiting().get(id);
+        if (waiting != null) {
             store.waiting().delete(id);
-            holds.forget(id);
-            if (!ready.getFence()) outbox.event(events.cancelledWhileQueued(ready, now));
+            dropUnsubmitted(id, waiting, ready.getFence(), now);
         } else if (store.submitted().get(id) != null) {
             store.marks().put((ready.getFence() ? "fenced/" : "cancelled/") + id, now);
             String clusterId = store.clusterIds().get(id);
-            if (clusterId != null) command(ClusterAction.CANCEL, id, clusterId, null, now);
+            command(ClusterAction.CANCEL, id, clusterId, clusterId == null ? store.submitted().get(id).getReady() : null, now);
         }
     }
 
-    /** Sends what waits to the worker, in attempt order (unless the shard is catching up on fences). */
+    /**
+     * Sends what waits to the worker, in attempt order (unless the shard is catching up on fences),
+     * and places it: the placement and the submission commit together, so no job can be in the
+     * cluster that the dispatcher still counts as unplaced and could move while this shard is
+     * silent (a worker submits on its own thread, maybe in another instance, and its job may run
+     * before this shard reads its report).
+     */
     private void submitWaiting(long now) {
         if (catchUp.holding()) return;
         for (TaskDispatch d : store.waiting().values()) {
@@ -99,6 +114,10 @@ public final class BatchShard {
             store.submitted().put(id, d);
             store.marks().put("sent/" + id, now);
             command(ClusterAction.SUBMIT, id, null, d.getReady(), now);
+            if (store.marks().get(PLACED + id) == null) { // once: a submission the controller did not answer is sent again
+                store.marks().put(PLACED + id, now);
+                outbox.event(events.placed(d.getReady(), settings.frameworkId(), now));
+            }
         }
     }
 
@@ -115,6 +134,33 @@ public final class BatchShard {
             case REFUSED -> refused(report.getAttemptId(), report.getReason(), now);
             case UNREACHABLE -> unreachable(report, now);
             case STATES -> looked(report, now);
+            case WITHDRAWN -> withdrawn(report.getAttemptId(), now);
+        }
+    }
+
+    /** The worker did not make a withdrawn submission, and no job under its name is in the cluster: the attempt ends here. */
+    private void withdrawn(String id, long now) {
+        TaskDispatch d = store.submitted().get(id);
+        if (d == null || store.clusterIds().get(id) != null) return; // in the cluster after all: its job's end ends it
+        store.submitted().delete(id);
+        dropUnsubmitted(id, d, store.marks().get("fenced/" + id) != null, now);
+    }
+
+    /**
+     * An attempt Flash stopped before it reached the cluster. Cancelled: reported so. Fenced: the
+     * dispatcher reported it lost when it moved it, unless the shard had placed it meanwhile (the
+     * two crossed): then the planner may have kept it, and hears its end here, from a named node,
+     * which it does not take for the dispatcher's word.
+     */
+    private void dropUnsubmitted(String id, TaskDispatch d, boolean fenced, long now) {
+        boolean placed = store.marks().get(PLACED + id) != null;
+        for (String mark : List.of("sent/", "cancelled/", "fenced/", PLACED)) store.marks().delete(mark + id);
+        holds.forget(id);
+        if (!fenced) {
+            outbox.event(events.cancelledWhileQueued(d.getReady(), now));
+        } else if (placed) {
+            outbox.event(events.lost(d.getReady(), settings.frameworkId(), FailureClass.FRAMEWORK_LOST, "stopped before it reached the cluster: "
+                    + "the dispatcher had moved it while " + settings.frameworkId() + " shard " + shard + " was silent", now));
         }
     }
 
@@ -134,7 +180,6 @@ public final class BatchShard {
         store.marks().put("submitted/" + id, now);
         store.marks().delete("sent/" + id);
         holds.forget(id);
-        outbox.event(events.placed(held.getReady(), settings.frameworkId(), now));
         if (stoppedByFlash(id)) command(ClusterAction.CANCEL, id, clusterId, null, now);
     }
 
@@ -144,7 +189,7 @@ public final class BatchShard {
         if (held == null || store.clusterIds().get(id) != null) return;
         TaskReady r = held.getReady();
         Cluster.Job refused = new Cluster.Job(null, id, Cluster.Phase.FAILED, "refused", null, null, null);
-        TaskEvent failed = events.reported(r, null, report(r, refused, AttemptState.FAILED, FailureClass.USER,
+        TaskEvent failed = events.reported(r, null, endings.report(r, refused, AttemptState.FAILED, FailureClass.USER,
                 "the cluster refused the job: " + reason, now), store.marks().get("fenced/" + id), null);
         release(id, failed, now);
     }
@@ -158,9 +203,7 @@ public final class BatchShard {
             store.submitted().delete(id);
             store.marks().delete("sent/" + id);
             if (stoppedByFlash(id)) { // cancelled before it reached the cluster
-                boolean fenced = store.marks().get("fenced/" + id) != null;
-                for (String mark : List.of("cancelled/", "fenced/")) store.marks().delete(mark + id);
-                if (!fenced) outbox.event(events.cancelledWhileQueued(d.getReady(), now));
+                dropUnsubmitted(id, d, store.marks().get("fenced/" + id) != null, now);
                 return;
             }
             store.waiting().put(id, d);
@@ -286,7 +329,7 @@ public final class BatchShard {
                 if (stopping) command(ClusterAction.CANCEL, id, job.id(), null, now);
                 if (store.marks().get("started/" + id) == null) {
                     store.marks().put("started/" + id, now);
-                    TaskEvent started = events.reported(r, job.node(), report(r, job, AttemptState.STARTED, null, null, now), null, null);
+                    TaskEvent started = events.reported(r, job.node(), endings.report(r, job, AttemptState.STARTED, null, null, now), null, null);
                     started.setCostPerHour(job.costPerHour()); // the node is known once it runs, and with it the price
                     outbox.event(started);
                 }
@@ -306,59 +349,7 @@ public final class BatchShard {
 
     /** How a finished job ended, in the planner's terms. */
     private TaskEvent ended(TaskReady r, Cluster.Job job, long now) {
-        String id = r.getAttemptId();
-        Long fencedAt = store.marks().get("fenced/" + id);
-        boolean cancelledByFlash = stoppedByFlash(id);
-        if (job.phase() == Cluster.Phase.NODE_LOST) {
-            return events.lost(r, job.node(), FailureClass.NODE_LOST, "the cluster lost its node (" + job.state() + ")", now);
-        }
-        if (job.phase() == Cluster.Phase.SPOT_LOST) { // the platform's loss, free to the user up to maxSpotAttempts
-            return events.lost(r, job.node(), FailureClass.SPOT_RECLAIMED, "its spot node was reclaimed (" + job.state() + ")", now);
-        }
-        AttemptEvent report = switch (job.phase()) {
-            // A cancelled job never reports success (a fenced one's success stands: its outputs are written).
-            case SUCCEEDED -> cancelledByFlash && fencedAt == null
-                    ? report(r, job, AttemptState.CANCELLED, FailureClass.CANCELLED, "cancelled (it had just finished)", now)
-                    : succeeded(r, job, now);
-            case OUT_OF_MEMORY -> report(r, job, AttemptState.FAILED, FailureClass.OOM_KILLED, "the cluster killed it for its memory", now);
-            case TIMEOUT -> report(r, job, AttemptState.FAILED, FailureClass.TIMEOUT, "the cluster ended it at its time limit", now);
-            case PREEMPTED -> report(r, job, AttemptState.FAILED, FailureClass.PREEMPTED, "preempted by the cluster", now);
-            case CANCELLED -> cancelledByFlash ? report(r, job, AttemptState.CANCELLED, FailureClass.CANCELLED, "cancelled", now)
-                    : report(r, job, AttemptState.FAILED, FailureClass.INFRASTRUCTURE,
-                    "cancelled in the cluster by someone other than Flash (" + job.state() + ")", now);
-            // A cluster that forgot the cancelled job before a poll saw it (Slurm's MinJobAge) leaves only the
-            // script's exit status, 143 from the SIGTERM: the cancel's doing, not the program's failure.
-            default -> cancelledByFlash ? report(r, job, AttemptState.CANCELLED, FailureClass.CANCELLED,
-                    "cancelled (ended " + job.state() + ")", now)
-                    : workspaces.timedOut(r.getJobId(), id)
-                    ? report(r, job, AttemptState.FAILED, FailureClass.TIMEOUT, "ran past its timeout of " + r.getTask().getTimeoutSeconds() + " s", now)
-                    : workspaces.oomKilled(r.getJobId(), id)
-                    ? report(r, job, AttemptState.FAILED, FailureClass.OOM_KILLED, "the kernel killed it for exceeding its memory limit", now)
-                    : report(r, job, AttemptState.FAILED, FailureClass.USER, job.exitCode() == null ? job.reason() : null, now);
-        };
-        return events.reported(r, job.node(), report, fencedAt, null);
-    }
-
-    /** A success with its declared outputs listed; one that left a declared output out is the program's failure, as on Flash's nodes. */
-    private AttemptEvent succeeded(TaskReady r, Cluster.Job job, long now) {
-        Workspaces.Outputs outputs = workspaces.outputs(r.getJobId(), r.getTask().getOutputs());
-        if (!outputs.missing().isEmpty()) {
-            return report(r, job, AttemptState.FAILED, FailureClass.USER, "exited 0 but left no " + String.join(", ", outputs.missing())
-                    + " in the job workspace (declared in outputs)", now);
-        }
-        AttemptEvent ok = report(r, job, AttemptState.SUCCEEDED, null, null, now);
-        ok.setOutputs(outputs.found());
-        return ok;
-    }
-
-    private AttemptEvent report(TaskReady r, Cluster.Job job, AttemptState state, FailureClass cause, String reason, long now) {
-        Workspaces.Usage used = state == AttemptState.STARTED ? null : workspaces.usage(r.getJobId(), r.getAttemptId());
-        return AttemptEvent.newBuilder().setNodeId(job.node() == null ? settings.frameworkId() : job.node()).setJobId(r.getJobId())
-                .setTaskId(r.getTaskId()).setAttemptId(r.getAttemptId()).setState(state)
-                .setExitCode(state == AttemptState.STARTED ? null : job.exitCode()).setFailureClass(cause).setReason(reason)
-                .setStdoutTail(state == AttemptState.STARTED ? null : workspaces.tail(r.getJobId(), r.getAttemptId()))
-                .setPeakMemoryBytes(used == null ? null : used.peakMemoryBytes()).setCpuSeconds(used == null ? null : used.cpuSeconds())
-                .setAt(now).build();
+        return endings.ended(r, job, store.marks().get("fenced/" + r.getAttemptId()), stoppedByFlash(r.getAttemptId()), now);
     }
 
     /**
@@ -385,7 +376,9 @@ public final class BatchShard {
         store.submitted().delete(id);
         store.clusterIds().delete(id);
         holds.forget(id);
-        for (String mark : List.of("sent/", "submitted/", "started/", "cancelled/", "fenced/", LOG_OFFSET, LOG_SEQ)) store.marks().delete(mark + id);
+        for (String mark : List.of("sent/", "submitted/", "started/", "cancelled/", "fenced/", PLACED, LOG_OFFSET, LOG_SEQ)) {
+            store.marks().delete(mark + id);
+        }
         outbox.event(end);
     }
 
@@ -394,6 +387,25 @@ public final class BatchShard {
         noticeAbsence(now);
         // a look heartbeats every tick; none for a tick and a half: the worker is busy, or the controller slow
         if (now - heartbeatAt > settings.tick().toMillis() * 3 / 2) heartbeat(now);
+        if (controller.down(now)) giveBack(now);
+    }
+
+    /**
+     * With the controller down, what was placed here and waits for it to answer (a submission it
+     * left unanswered) goes back to the planner as lost with the framework, to run elsewhere: the
+     * dispatcher moves only what was never placed. If the unanswered submission had gone through,
+     * the job is found unheld by a look once the controller is back, and cancelled.
+     */
+    private void giveBack(long now) {
+        for (TaskDispatch d : store.waiting().values()) {
+            String id = d.getReady().getAttemptId();
+            if (store.marks().get(PLACED + id) == null) continue; // never placed: the dispatcher's to move
+            store.waiting().delete(id);
+            for (String mark : List.of("sent/", "cancelled/", "fenced/", PLACED)) store.marks().delete(mark + id);
+            holds.forget(id);
+            outbox.event(events.lost(d.getReady(), settings.frameworkId(), FailureClass.FRAMEWORK_LOST, settings.frameworkId()
+                    + "'s controller has not answered for " + settings.downAfter().toSeconds() + " s", now));
+        }
     }
 
     private void noticeReturn(long now) {

@@ -56,9 +56,23 @@ public final class ClusterWorker {
         };
     }
 
+    /**
+     * The marks job scripts leave as they start, with their job's id: a job that ran and ended
+     * while no worker held its report, and that the cluster has since forgotten (Grid Engine at
+     * once, Slurm after MinJobAge), is found by its mark, not submitted again.
+     */
+    public interface StartedMarks {
+        /** @return the cluster's id of the job that started this attempt, or null if none has */
+        String clusterId(String jobId, String attemptId);
+
+        /** A cluster that keeps its finished jobs until told (Kubernetes' pods): the look finds them. */
+        StartedMarks NONE = (jobId, attemptId) -> null;
+    }
+
     private final String frameworkId;
     private final Cluster cluster;
     private final EndedMarks endedMarks;
+    private final StartedMarks startedMarks;
     /** The marks of this worker's shards at the last listing: a new one asks for a look now. */
     private Set<String> endedSeen = Set.of();
     private final Specs specs;
@@ -70,10 +84,11 @@ public final class ClusterWorker {
      */
     private final Map<Integer, Set<String>> watched = new HashMap<>();
 
-    public ClusterWorker(String frameworkId, Cluster cluster, Specs specs, EndedMarks endedMarks, Reports reports) {
+    public ClusterWorker(String frameworkId, Cluster cluster, Specs specs, EndedMarks endedMarks, StartedMarks startedMarks, Reports reports) {
         this.frameworkId = frameworkId;
         this.cluster = cluster;
         this.endedMarks = endedMarks;
+        this.startedMarks = startedMarks;
         this.specs = specs;
         this.reports = reports;
     }
@@ -99,22 +114,31 @@ public final class ClusterWorker {
     /**
      * Carries out commands in order. A controller that does not answer a submission is not asked
      * again in the same batch: the rest are reported unreachable at once, for their shards to hold.
+     * A submission withdrawn in the same batch is not made (its withdrawal reports it).
      *
      * @param between run after each command: a long batch (200 submissions take half a minute)
      *                must not keep the looks, and with them the shards' heartbeats, waiting
      */
     public void carryOut(List<ClusterCommand> commands, long now, Runnable between) {
+        Set<String> withdrawn = new HashSet<>();
+        for (ClusterCommand c : commands) if (withdrawal(c)) withdrawn.add(c.getAttemptId());
+        List<ClusterCommand> todo = commands.stream()
+                .filter(c -> c.getAction() != ClusterAction.SUBMIT || !withdrawn.contains(c.getAttemptId())).toList();
         String unreachable = null;
         Map<String, String> existing = new HashMap<>();
-        if (commands.stream().anyMatch(c -> c.getAction() == ClusterAction.SUBMIT)) {
+        Map<String, List<Cluster.Job>> listed = new HashMap<>();
+        if (todo.stream().anyMatch(c -> c.getAction() == ClusterAction.SUBMIT || withdrawal(c))) {
             try {
-                for (Cluster.Job job : cluster.jobs(ClusterNames.prefix(frameworkId), List.of())) existing.putIfAbsent(job.name(), job.id());
+                for (Cluster.Job job : cluster.jobs(ClusterNames.prefix(frameworkId), List.of())) {
+                    existing.putIfAbsent(job.name(), job.id());
+                    listed.computeIfAbsent(job.name(), n -> new ArrayList<>()).add(job);
+                }
             } catch (Cluster.Unreachable e) {
                 unreachable = e.getMessage();
             }
         }
-        Map<ClusterCommand, List<ClusterCommand>> arrays = unreachable == null ? arrays(commands) : Map.of();
-        for (ClusterCommand command : commands) {
+        Map<ClusterCommand, List<ClusterCommand>> arrays = unreachable == null ? arrays(todo) : Map.of();
+        for (ClusterCommand command : todo) {
             switch (command.getAction()) {
                 case SUBMIT -> {
                     List<ClusterCommand> array = arrays.get(command);
@@ -122,8 +146,11 @@ public final class ClusterWorker {
                     else if (array.get(0) == command) unreachable = submitArray(array, existing, unreachable, now);
                     // (a later element went with its array)
                 }
-                // a cancel is asked again while the shard sees the job queued or running
-                case CANCEL -> unreachable = call(() -> cluster.cancel(command.getClusterJobId()), unreachable);
+                case CANCEL -> {
+                    // a cancel is asked again while the shard sees the job queued or running
+                    if (withdrawal(command)) withdraw(command, listed.getOrDefault(command.getJobName(), List.of()), unreachable, now);
+                    else unreachable = call(() -> cluster.cancel(command.getClusterJobId()), unreachable);
+                }
                 case FORGET -> {
                     unreachable = call(() -> cluster.forget(command.getClusterJobId()), unreachable); // a finished job left behind holds nothing
                     Set<String> names = watched.get(command.getShard());
@@ -132,6 +159,35 @@ public final class ClusterWorker {
             }
             between.run();
         }
+    }
+
+    /** A cancel without a cluster id: the shard withdraws a submission it sent and has no job for. */
+    private static boolean withdrawal(ClusterCommand c) {
+        return c.getAction() == ClusterAction.CANCEL && c.getClusterJobId() == null;
+    }
+
+    /**
+     * Answers a withdrawal from the batch's look and the attempt's started mark: with the jobs under
+     * its name if an earlier batch made one (the shard cancels what still runs, as it cancels any job
+     * it stopped, and ends the attempt by what its script left), else that none is and none will be
+     * made by this worker.
+     */
+    private void withdraw(ClusterCommand command, List<Cluster.Job> underItsName, String unreachable, long now) {
+        ClusterReport.Builder report = ClusterReport.newBuilder().setShard(command.getShard()).setAttemptId(command.getAttemptId())
+                .setLookedAt(now).setAt(now);
+        if (unreachable != null) {
+            reports.report(report.setKind(ClusterReportKind.UNREACHABLE).setReason(unreachable).build());
+            return;
+        }
+        List<String> ids = new ArrayList<>(underItsName.stream().map(Cluster.Job::id).toList());
+        String started = command.getReady() == null ? null : startedMarks.clusterId(command.getReady().getJobId(), command.getAttemptId());
+        if (started != null && !ids.contains(started)) ids.add(started); // ran and ended, forgotten by the cluster
+        if (ids.isEmpty()) {
+            reports.report(report.setKind(ClusterReportKind.WITHDRAWN).build());
+            return;
+        }
+        watched.computeIfAbsent(command.getShard(), s -> new HashSet<>()).add(command.getJobName());
+        for (String id : ids) reports.report(report.setKind(ClusterReportKind.SUBMITTED).setClusterJobId(id).build());
     }
 
     /**
@@ -176,7 +232,7 @@ public final class ClusterWorker {
             for (ClusterCommand c : array) submit(c, existing, unreachable, now);
             return unreachable;
         }
-        List<ClusterCommand> missing = array.stream().filter(c -> !existing.containsKey(c.getJobName())).toList();
+        List<ClusterCommand> missing = array.stream().filter(c -> alreadyThere(c, existing) == null).toList();
         if (missing.size() > 1) {
             try {
                 Map<Integer, String> ids = cluster.submitArray(specs.array(ArrayNames.arrayOf(missing.get(0).getJobName()), missing));
@@ -198,6 +254,19 @@ public final class ClusterWorker {
         return unreachable;
     }
 
+    /**
+     * The job a submission already has: in the batch's look (queued, running, or ended and still
+     * listed), or, ended and forgotten, by the mark its script left as it started.
+     */
+    private String alreadyThere(ClusterCommand submit, Map<String, String> existing) {
+        String id = existing.get(submit.getJobName());
+        if (id == null) {
+            id = startedMarks.clusterId(submit.getReady().getJobId(), submit.getAttemptId());
+            if (id != null) existing.put(submit.getJobName(), id);
+        }
+        return id;
+    }
+
     /** @return why the controller did not answer, once it has not */
     private String submit(ClusterCommand command, Map<String, String> existing, String unreachable, long now) {
         ClusterReport.Builder report = ClusterReport.newBuilder().setShard(command.getShard()).setAttemptId(command.getAttemptId())
@@ -208,7 +277,7 @@ public final class ClusterWorker {
         }
         String name = command.getJobName();
         try {
-            String id = existing.get(name);
+            String id = alreadyThere(command, existing);
             if (id == null) {
                 id = cluster.submit(specs.spec(command));
                 existing.put(name, id);

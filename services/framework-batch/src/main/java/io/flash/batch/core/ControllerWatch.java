@@ -38,6 +38,11 @@ final class ControllerWatch {
         unanswered = true;
     }
 
+    /** Whether the controller answered once and has not for down-after since (not: never heard, after a restart). */
+    boolean down(long now) {
+        return offers != null && now - answeredAt > downAfterMillis;
+    }
+
     /** @return what to offer the dispatcher now, or null when the controller is down (or was never heard) */
     List<Offer> offers(long now) {
         if (offers == null || now - answeredAt > downAfterMillis) return null;

@@ -74,7 +74,7 @@ public final class ClusterWorkerLoop implements AutoCloseable {
      */
     public ClusterWorkerLoop(FlashTopics topics, String frameworkId, String bootstrapServers, Duration tick, Duration watchInterval,
                              Duration sessionTimeout, int maxCommandsPerBatch, ClusterWorker.Specs specs, Cluster cluster,
-                             ClusterWorker.EndedMarks endedMarks, Clock clock) {
+                             ClusterWorker.EndedMarks endedMarks, ClusterWorker.StartedMarks startedMarks, Clock clock) {
         this.commands = topics.frameworkClusterCommands(frameworkId);
         this.reports = topics.frameworkClusterReports(frameworkId);
         this.tick = tick;
@@ -98,7 +98,7 @@ public final class ClusterWorkerLoop implements AutoCloseable {
         producer = new KafkaProducer<>(p, reports.keySerde().serializer(), reports.valueSerde().serializer());
         deadLetters = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
         decoder = new SetAside<>("framework-batch", "cluster command", commands.valueSerde().deserializer(), deadLetters, LOG::error);
-        worker = new ClusterWorker(frameworkId, cluster, specs, endedMarks, this::send);
+        worker = new ClusterWorker(frameworkId, cluster, specs, endedMarks, startedMarks, this::send);
         thread = new Thread(this::run, "cluster-worker-" + frameworkId);
     }
 

@@ -158,8 +158,8 @@ class BatchShardTest {
         assertEquals(List.of("partition=batch"), heartbeats.get(0).getNodeLabels());
         cluster.down = true;
         dispatch("a");
-        assertEquals(List.of(TaskEventType.HELD), types());
-        assertTrue(events.get(0).getReason().contains("the cluster's controller does not answer"), events.get(0).getReason());
+        assertEquals(List.of(TaskEventType.PLACED, TaskEventType.HELD), types(), "placed as it was sent, then held unanswered");
+        assertTrue(last().getReason().contains("the cluster's controller does not answer"), last().getReason());
         long lastAnswer = now;
         while (now - lastAnswer <= 60_000) tick(); // slow: unanswered for up to down-after (60 s here)
         List<FrameworkHeartbeat> whileSlow = heartbeats.subList(1, heartbeats.size());
@@ -174,9 +174,16 @@ class BatchShardTest {
         tick();
         tick();
         assertEquals(atDown, heartbeats.size(), "down: no heartbeat, the dispatcher moves what is unplaced");
+        assertEquals(TaskEventType.LOST, last().getType(), "what was placed here and waits goes back, to run elsewhere");
+        assertEquals(FailureClass.FRAMEWORK_LOST, last().getFailureClass());
+        assertEquals("slurm", last().getNodeId());
+        List<String> kept = new ArrayList<>();
+        marks.forEach((key, at) -> { if (key.endsWith("j.a.1")) kept.add(key); });
+        assertTrue(waiting.isEmpty() && kept.isEmpty(), "nothing of it kept: " + kept);
         cluster.down = false;
+        dispatch("b");
+        assertEquals(List.of(job("b")), cluster.submitted, "only what came since");
         tick();
-        assertEquals(List.of(job("a")), cluster.submitted);
         FrameworkHeartbeat back = heartbeats.get(heartbeats.size() - 1);
         assertEquals(60.0, back.getFree().getCpu(), "answering again: its free room is offered again");
         assertEquals(1, back.getQueued(), "pending in the cluster counts as queued demand");
@@ -329,12 +336,12 @@ class BatchShardTest {
     void aSubmissionReportedUnreachableThatWentThroughIsAdoptedByTheNextLookNotSubmittedAgain() {
         cluster.submitsThenTimesOut = true;
         dispatch("a");
-        assertEquals(List.of(TaskEventType.HELD), types());
+        assertEquals(List.of(TaskEventType.PLACED, TaskEventType.HELD), types());
         cluster.submitsThenTimesOut = false;
         tick();
         assertEquals(List.of(job("a")), cluster.submitted, "submitted once");
         assertEquals("100", ids.get("j.a.1"));
-        assertEquals(List.of(TaskEventType.HELD, TaskEventType.PLACED), types());
+        assertEquals(List.of(TaskEventType.PLACED, TaskEventType.HELD), types(), "placed once");
         assertTrue(waiting.isEmpty());
     }
 
@@ -352,11 +359,30 @@ class BatchShardTest {
     }
 
     @Test
-    void aCancelBeforeTheWorkerHasSubmittedCancelsTheJobOnceItsIdIsKnown() {
+    void aSubmissionWithdrawnBeforeTheWorkerReadItIsNeverMadeAndTheAttemptEnds() {
+        TaskReady a = ready("j", task("a"), 1), b = ready("j", task("b"), 1);
+        for (TaskReady r : List.of(a, b)) { // sent, the worker gone or slow: nothing carried out yet
+            wired.shard.onDispatch(TaskDispatch.newBuilder().setFrameworkId("slurm").setShard(0).setReady(r).setDispatchedAt(now).build(), now);
+        }
+        wired.shard.onDispatch(TaskDispatch.newBuilder().setFrameworkId("slurm").setShard(0)
+                .setReady(TaskReady.newBuilder(a).setCancel(true).build()).setDispatchedAt(now).build(), now);
+        send(TaskReady.newBuilder(b).setCancel(true).setFence(true).build()); // the dispatcher ran it elsewhere
+        assertEquals(List.of(), cluster.submitted, "a submission read with its withdrawal is not made");
+        assertEquals(List.of(TaskEventType.PLACED, TaskEventType.PLACED, TaskEventType.CANCELLED, TaskEventType.LOST), types());
+        TaskEvent lost = last();
+        assertEquals(FailureClass.FRAMEWORK_LOST, lost.getFailureClass());
+        assertEquals("slurm", lost.getNodeId(), "named: the planner, which may have kept the placed attempt, takes it as its end");
+        assertTrue(submitted.isEmpty() && waiting.isEmpty() && marks.isEmpty(), "nothing held: " + marks);
+    }
+
+    @Test
+    void aSubmissionWithdrawnAfterTheWorkerMadeItCancelsTheJobOnceItsIdIsKnown() {
         TaskReady r = ready("j", task("a"), 1);
         wired.shard.onDispatch(TaskDispatch.newBuilder().setFrameworkId("slurm").setShard(0).setReady(r).setDispatchedAt(now).build(), now);
-        send(TaskReady.newBuilder(r).setCancel(true).build()); // before the worker's report
-        assertEquals(List.of("100"), cluster.cancelled);
+        wired.workerTakes(1, now); // submitted; its report not read yet
+        send(TaskReady.newBuilder(r).setCancel(true).build());
+        assertEquals(List.of(job("a")), cluster.submitted);
+        assertEquals(List.of("100"), cluster.cancelled, "the job found under its name is cancelled, once");
         cluster.set(job("a"), Cluster.Phase.CANCELLED, null);
         tick();
         assertEquals(TaskEventType.CANCELLED, last().getType());
@@ -368,7 +394,7 @@ class BatchShardTest {
         TaskReady r = ready("j", task("a"), 1);
         wired.shard.onDispatch(TaskDispatch.newBuilder().setFrameworkId("slurm").setShard(0).setReady(r).setDispatchedAt(now).build(), now);
         ClusterWorker died = new ClusterWorker("slurm", cluster, new JobSpecs(new JobScripts("slurm", Path.of("/shared/flash"), 128)),
-                ClusterWorker.EndedMarks.NONE, report -> { }); // killed after sbatch, before its report was written
+                ClusterWorker.EndedMarks.NONE, (job, attempt) -> null, report -> { }); // killed after sbatch, before its report was written
         died.assigned(List.of(0));
         died.carryOut(List.copyOf(memory.commands), now);
         memory.commands.clear();

@@ -8,7 +8,9 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import static io.flash.common.testing.Samples.ready;
 import static io.flash.common.testing.Samples.task;
@@ -19,8 +21,10 @@ class ClusterWorkerTest {
 
     private final MemoryCluster cluster = new MemoryCluster();
     private final List<ClusterReport> reports = new ArrayList<>();
+    /** The cluster id each attempt's job script wrote as it started, by attempt. */
+    private final Map<String, String> startedMarks = new HashMap<>();
     private final ClusterWorker worker = new ClusterWorker("slurm", cluster, new JobSpecs(new JobScripts("slurm", Path.of("/shared/flash"), 128)),
-            ClusterWorker.EndedMarks.NONE, reports::add);
+            ClusterWorker.EndedMarks.NONE, (job, attempt) -> startedMarks.get(attempt), reports::add);
 
     private static ClusterCommand submit(int shard, String task) {
         TaskReady r = ready("j", task(task), 1);
@@ -142,5 +146,49 @@ class ClusterWorkerTest {
         worker.carryOut(List.of(submit(0, "a"), submit(0, "a")), 1);
         assertEquals(List.of("slurm.0.j.a.1"), cluster.submitted);
         assertEquals(List.of("100", "100"), reports.stream().map(ClusterReport::getClusterJobId).toList());
+    }
+
+    private static ClusterCommand withdraw(ClusterCommand submit) {
+        return ClusterCommand.newBuilder(submit).setAction(ClusterAction.CANCEL).setClusterJobId(null).build(); // with what it withdraws, as the shard sends it
+    }
+
+    @Test
+    void aWithdrawnSubmissionIsNotMadeAndOneMadeEarlierIsReportedForTheShardToCancel() {
+        cluster.maxArrayIndex = 1000;
+        worker.assigned(List.of(0));
+        ClusterCommand early = submit(0, "early");
+        worker.carryOut(List.of(early), 1);
+        reports.clear();
+        ClusterCommand s0 = submitShard(0, "align", 0, 1), s1 = submitShard(0, "align", 1, 1), s2 = submitShard(0, "align", 2, 1);
+        worker.carryOut(List.of(s0, s1, s2, withdraw(s1), withdraw(early)), 2);
+        assertEquals(List.of(List.of("slurm.0.j.align.s0.1", "slurm.0.j.align.s2.1")), cluster.arrays, "the withdrawn shard left out of its array");
+        assertEquals(List.of("slurm.0.j.early.1"), cluster.submitted);
+        assertTrue(cluster.cancelled.isEmpty(), "the shard cancels what it stopped, once it knows the id");
+        List<String> said = reports.stream().map(r -> r.getKind() + " " + r.getAttemptId() + " " + r.getClusterJobId()).toList();
+        assertEquals(List.of("SUBMITTED j.align.s0.1 101_0", "SUBMITTED j.align.s2.1 101_2", "WITHDRAWN j.align.s1.1 null",
+                "SUBMITTED j.early.1 100"), said);
+        reports.clear();
+        cluster.down = true;
+        worker.carryOut(List.of(withdraw(submit(0, "late"))), 3);
+        assertEquals(ClusterReportKind.UNREACHABLE, reports.get(0).getKind(), "unanswered: the shard lets it go, a later look cancels any orphan");
+    }
+
+    @Test
+    void aJobThatRanAndWasForgottenWhileNoWorkerHeldItsReportIsFoundByItsStartedMarkNotSubmittedAgain() {
+        cluster.maxArrayIndex = 1000;
+        worker.assigned(List.of(0));
+        // a worker killed after sbatch: the jobs ran and ended, and the cluster forgot them (Grid Engine at once)
+        startedMarks.put("j.once.1", "77");
+        startedMarks.put("j.align.s1.1", "78_1");
+        worker.carryOut(List.of(submit(0, "once"), submitShard(0, "align", 0, 1), submitShard(0, "align", 1, 1),
+                submitShard(0, "align", 2, 1), withdraw(submit(0, "gone"))), 1);
+        assertEquals(List.of(), cluster.submitted);
+        assertEquals(List.of(List.of("slurm.0.j.align.s0.1", "slurm.0.j.align.s2.1")), cluster.arrays, "only the elements that never ran");
+        startedMarks.put("j.gone.1", "79");
+        worker.carryOut(List.of(withdraw(submit(0, "gone"))), 2);
+        List<String> said = reports.stream().map(r -> r.getKind() + " " + r.getAttemptId() + " " + r.getClusterJobId()).toList();
+        assertEquals(List.of("SUBMITTED j.once.1 77", "SUBMITTED j.align.s0.1 100_0", "SUBMITTED j.align.s1.1 78_1",
+                "SUBMITTED j.align.s2.1 100_2", "WITHDRAWN j.gone.1 null", "SUBMITTED j.gone.1 79"), said,
+                "each reported with the id its script wrote, for the shard to end it by its exit status");
     }
 }

@@ -19,6 +19,8 @@ public final class MemoryBatch implements BatchStore, BatchOutbox {
     public final List<TaskEvent> events = new ArrayList<>();
     public final List<FrameworkHeartbeat> heartbeats = new ArrayList<>();
     public final List<LogChunk> logs = new ArrayList<>();
+    /** The catch-up markers the shard wrote to its own tasks partition, in order. */
+    public final List<String> markers = new ArrayList<>();
     /** Sent to the cluster worker and not yet carried out. */
     public final List<ClusterCommand> commands = new ArrayList<>();
 
@@ -36,7 +38,7 @@ public final class MemoryBatch implements BatchStore, BatchOutbox {
 
     public void heartbeat(FrameworkHeartbeat hb) { heartbeats.add(hb); }
 
-    public void marker(String key) { }
+    public void marker(String key) { markers.add(key); }
 
     public void log(LogChunk chunk) { logs.add(chunk); }
 }

@@ -7,8 +7,10 @@ import io.flash.schema.ClusterReport;
 import io.flash.schema.TaskDispatch;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -21,6 +23,8 @@ public final class WiredShard {
     public final ClusterWorker worker;
     /** Every report the worker sent, in order. */
     public final List<ClusterReport> reports = new ArrayList<>();
+    /** The cluster id each attempt's job script wrote as it started, by attempt. */
+    public final Map<String, String> startedMarks = new HashMap<>();
     /** The ended marks job scripts left, by job name. */
     public final Set<String> endedMarks = new HashSet<>();
     private final List<ClusterReport> unread = new ArrayList<>();
@@ -40,7 +44,7 @@ public final class WiredShard {
             public void remove(String jobName) {
                 endedMarks.remove(jobName);
             }
-        }, r -> {
+        }, (jobId, attemptId) -> startedMarks.get(attemptId), r -> {
             reports.add(r);
             unread.add(r);
         });
@@ -64,6 +68,37 @@ public final class WiredShard {
         settle(now);
         worker.look(now);
         settle(now);
+    }
+
+    /** The worker reads and carries out the shard's first {@code count} commands as one batch. */
+    public void workerTakes(int count, long now) {
+        List<ClusterCommand> batch = new ArrayList<>(memory.commands.subList(0, Math.min(count, memory.commands.size())));
+        memory.commands.subList(0, batch.size()).clear();
+        worker.carryOut(batch, now);
+    }
+
+    /**
+     * The worker carries out the first {@code count} commands and dies before its reports are
+     * written and its position committed: the batch is read again by whoever takes the shard next.
+     */
+    public void workerDiesMidBatch(int count, long now) {
+        List<ClusterCommand> batch = new ArrayList<>(memory.commands.subList(0, Math.min(count, memory.commands.size())));
+        int reported = unread.size();
+        worker.carryOut(batch, now);
+        reports.subList(reports.size() - (unread.size() - reported), reports.size()).clear();
+        unread.subList(reported, unread.size()).clear();
+    }
+
+    /** The shard reads the first {@code count} reports waiting for it. */
+    public void shardReads(int count, long now) {
+        List<ClusterReport> read = new ArrayList<>(unread.subList(0, Math.min(count, unread.size())));
+        unread.subList(0, read.size()).clear();
+        for (ClusterReport r : read) shard.onReport(r, now);
+    }
+
+    /** Reports written and not yet read by the shard. */
+    public int unreadReports() {
+        return unread.size();
     }
 
     /** Commands carried out and reports read until neither side has anything left to say. */

@@ -81,13 +81,13 @@ class BatchTopologyTest {
         assertEquals("j.a.1", submit.key, "commands are keyed by attempt");
         assertEquals(ClusterAction.SUBMIT, submit.value.getAction());
         assertEquals("slurm.0.j.a.1", submit.value.getJobName());
-        assertTrue(events.isEmpty(), "placed once the worker has submitted it");
+        var placed = events.readKeyValue();
+        assertEquals("j", placed.key, "task events are keyed by job");
+        assertEquals(TaskEventType.PLACED, placed.value.getType(), "placed as it is handed to the worker, in the same commit");
 
         reports.pipeInput("0", ClusterReport.newBuilder().setShard(0).setKind(ClusterReportKind.SUBMITTED).setAttemptId("j.a.1")
                 .setClusterJobId("100").setLookedAt(clock.millis()).setAt(clock.millis()).build());
-        var placed = events.readKeyValue();
-        assertEquals("j", placed.key, "task events are keyed by job");
-        assertEquals(TaskEventType.PLACED, placed.value.getType());
+        assertTrue(events.isEmpty(), "the worker's report places it no second time");
 
         outputs.put("j.a.1", "aligning\n");
         look("RUNNING", null);

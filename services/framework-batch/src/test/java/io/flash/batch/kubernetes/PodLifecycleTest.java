@@ -282,7 +282,7 @@ class PodLifecycleTest {
         TaskReady r = dispatch("a");
         List<ClusterReport> reports = new ArrayList<>();
         ClusterWorker restarted = new ClusterWorker("k8s", new Kubernetes(client, settings(), workRoot), new JobSpecs(scripts()),
-                ClusterWorker.EndedMarks.NONE, reports::add);
+                ClusterWorker.EndedMarks.NONE, ClusterWorker.StartedMarks.NONE, reports::add);
         restarted.assigned(List.of(0));
         restarted.carryOut(List.of(ClusterCommand.newBuilder().setShard(0).setAction(ClusterAction.SUBMIT).setAttemptId(r.getAttemptId())
                 .setJobName(ClusterNames.of("k8s", 0, r.getAttemptId())).setReady(r).setAt(now).build()), now);
