@@ -394,12 +394,14 @@ public final class BatchShard {
      * With the controller down, what was placed here and waits for it to answer (a submission it
      * left unanswered) goes back to the planner as lost with the framework, to run elsewhere: the
      * dispatcher moves only what was never placed. If the unanswered submission had gone through,
-     * the job is found unheld by a look once the controller is back, and cancelled.
+     * the job is found unheld by a look once the controller is back, and cancelled. A task pinned to
+     * this framework has nowhere else to go: it waits here for the controller, spending no retry.
      */
     private void giveBack(long now) {
         for (TaskDispatch d : store.waiting().values()) {
             String id = d.getReady().getAttemptId();
             if (store.marks().get(PLACED + id) == null) continue; // never placed: the dispatcher's to move
+            if (settings.frameworkId().equals(d.getReady().getTask().getFramework())) continue;
             store.waiting().delete(id);
             for (String mark : List.of("sent/", "cancelled/", "fenced/", PLACED)) store.marks().delete(mark + id);
             holds.forget(id);

@@ -160,6 +160,8 @@ class BatchShardTest {
         dispatch("a");
         assertEquals(List.of(TaskEventType.PLACED, TaskEventType.HELD), types(), "placed as it was sent, then held unanswered");
         assertTrue(last().getReason().contains("the cluster's controller does not answer"), last().getReason());
+        TaskReady pinned = ready("j", TaskDefinition.newBuilder(task("pinned")).setFramework("slurm").build(), 1);
+        send(pinned);
         long lastAnswer = now;
         while (now - lastAnswer <= 60_000) tick(); // slow: unanswered for up to down-after (60 s here)
         List<FrameworkHeartbeat> whileSlow = heartbeats.subList(1, heartbeats.size());
@@ -167,7 +169,7 @@ class BatchShardTest {
         for (FrameworkHeartbeat hb : whileSlow) {
             assertEquals(64.0, hb.getTotal().getCpu(), "what the cluster has is still known");
             assertEquals(0.0, hb.getFree().getCpu(), "no free room: new work prefers elsewhere");
-            assertEquals(1, hb.getQueued(), "what waits is counted, so the dispatcher does not send past its limit");
+            assertEquals(2, hb.getQueued(), "what waits is counted, so the dispatcher does not send past its limit");
         }
         assertTrue(whileSlow.get(whileSlow.size() - 1).getSentAt() > lastAnswer + 50_000, "heartbeats go on until down-after");
         int atDown = heartbeats.size();
@@ -177,16 +179,19 @@ class BatchShardTest {
         assertEquals(TaskEventType.LOST, last().getType(), "what was placed here and waits goes back, to run elsewhere");
         assertEquals(FailureClass.FRAMEWORK_LOST, last().getFailureClass());
         assertEquals("slurm", last().getNodeId());
+        assertEquals("j.a", last().getTaskId(), "not the task pinned here: it has nowhere else to go");
+        tick();
+        assertEquals(1, events.stream().filter(e -> e.getType() == TaskEventType.LOST).count(), "given back once");
         List<String> kept = new ArrayList<>();
         marks.forEach((key, at) -> { if (key.endsWith("j.a.1")) kept.add(key); });
-        assertTrue(waiting.isEmpty() && kept.isEmpty(), "nothing of it kept: " + kept);
+        assertTrue(waiting.get("j.a.1") == null && kept.isEmpty(), "nothing of it kept: " + kept);
         cluster.down = false;
         dispatch("b");
-        assertEquals(List.of(job("b")), cluster.submitted, "only what came since");
+        assertEquals(List.of(job("b"), job("pinned")), cluster.submitted, "what came since, and the pinned task, kept (in attempt order)");
         tick();
         FrameworkHeartbeat back = heartbeats.get(heartbeats.size() - 1);
         assertEquals(60.0, back.getFree().getCpu(), "answering again: its free room is offered again");
-        assertEquals(1, back.getQueued(), "pending in the cluster counts as queued demand");
+        assertEquals(2, back.getQueued(), "pending in the cluster counts as queued demand");
     }
 
     @Test
