@@ -154,8 +154,7 @@ public final class BatchShard {
      */
     private void dropUnsubmitted(String id, TaskDispatch d, boolean fenced, long now) {
         boolean placed = store.marks().get(PLACED + id) != null;
-        for (String mark : List.of("sent/", "cancelled/", "fenced/", PLACED)) store.marks().delete(mark + id);
-        holds.forget(id);
+        forgetUnsubmitted(id);
         if (!fenced) {
             outbox.event(events.cancelledWhileQueued(d.getReady(), now));
         } else if (placed) {
@@ -382,6 +381,12 @@ public final class BatchShard {
         outbox.event(end);
     }
 
+    /** What the shard kept of an attempt that leaves it before reaching the cluster. */
+    private void forgetUnsubmitted(String id) {
+        for (String mark : List.of("sent/", "cancelled/", "fenced/", PLACED)) store.marks().delete(mark + id);
+        holds.forget(id);
+    }
+
     /** The shard's clock between looks: a shard back from a long absence reads the fences before it sends anything. */
     public void tick(long now) {
         noticeAbsence(now);
@@ -403,8 +408,7 @@ public final class BatchShard {
             if (store.marks().get(PLACED + id) == null) continue; // never placed: the dispatcher's to move
             if (settings.frameworkId().equals(d.getReady().getTask().getFramework())) continue;
             store.waiting().delete(id);
-            for (String mark : List.of("sent/", "cancelled/", "fenced/", PLACED)) store.marks().delete(mark + id);
-            holds.forget(id);
+            forgetUnsubmitted(id);
             outbox.event(events.lost(d.getReady(), settings.frameworkId(), FailureClass.FRAMEWORK_LOST, settings.frameworkId()
                     + "'s controller has not answered for " + settings.downAfter().toSeconds() + " s", now));
         }
