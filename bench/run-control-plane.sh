@@ -15,6 +15,7 @@ bin/flash down >/dev/null 2>&1 || true
 rm -rf "$FLASH_DATA_DIR"
 [ "${FLASH_BENCH_KEEP:-0}" = 1 ] || trap 'bin/flash down >/dev/null 2>&1 || true' EXIT
 bin/flash up
-FLASH_PIDS="dispatcher=$(cat "$FLASH_DATA_DIR/dispatcher.pid"),framework-ecs=$(cat "$FLASH_DATA_DIR/framework-ecs.pid")" \
+CPU_PIDS=$(for f in "$FLASH_DATA_DIR"/*.pid; do printf '%s=%s,' "$(basename "$f" .pid)" "$(cat "$f")"; done)
+FLASH_CPU_PIDS="$CPU_PIDS" FLASH_PIDS="dispatcher=$(cat "$FLASH_DATA_DIR/dispatcher.pid"),framework-ecs=$(cat "$FLASH_DATA_DIR/framework-ecs.pid")" \
   java -Xmx1g -cp "bench/target/flash-bench-0.1.0-SNAPSHOT.jar:bench/target/lib/*" io.flash.bench.ControlPlane \
   "$TASKS" "$SHAPE" bench/target/control-plane.csv "$NODES simulated nodes"

@@ -32,6 +32,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  *
  * Usage: ControlPlane TASKS single|scatter [csv] [label]; FLASH_BOOTSTRAP_SERVERS, FLASH_REGISTRY_URL
  * select the platform; FLASH_PIDS="dispatcher=PID,framework-ecs=PID" adds those processes' memory;
+ * FLASH_CPU_PIDS="name=PID,..." adds each process's CPU time per task (this driver's is always shown);
  * FLASH_BENCH_FULL_ONLY=1 skips the half-load run and the relay (scale runs); FLASH_BENCH_HALF_RATE
  * paces the "half" run at that many tasks/s instead of half the full run's (to compare runs at one
  * rate); FLASH_BENCH_HOPS=1 has the half run read every other Flash topic too and print the time to
@@ -44,7 +45,7 @@ public final class ControlPlane {
     static final int HOPS_TO_START = 6, HOPS_TO_RESULT = 7;
 
     record Run(String load, int tasks, long firstSubmit, long lastStartSeen, long lastResultSeen,
-               List<Long> submitToStartMs, int failedJobs, String memory, String hops) {
+               List<Long> submitToStartMs, int failedJobs, String memory, String hops, CpuTime.Usage cpu) {
         double startsPerSecond() {
             return tasks * 1000.0 / Math.max(1, lastStartSeen - firstSubmit);
         }
@@ -100,6 +101,8 @@ public final class ControlPlane {
         if (half != null && !half.hops().isEmpty()) System.out.printf("%nhalf load: where the time to start goes, hop by hop%n%s", half.hops());
         int failed = runs.stream().mapToInt(Run::failedJobs).sum();
         if (failed > 0) System.out.printf("jobs not SUCCEEDED: %d%n", failed);
+        System.out.printf("%nCPU per task by process, and cores in use, while each run went (the machine's limit is its cores)%n%s",
+                bench.cpu.table(runs.stream().map(Run::cpu).toList()));
         if (!full.memory().isEmpty()) System.out.printf("memory after the runs: %s%n", runs.get(runs.size() - 1).memory());
 
         Files.createDirectories(csv.toAbsolutePath().getParent());
@@ -123,6 +126,7 @@ public final class ControlPlane {
     private final Serializer<JobSubmission> submissions;
     private final Deserializer<TaskEvent> events;
     private final Deserializer<JobResult> results;
+    private final CpuTime cpu = new CpuTime(System.getenv("FLASH_CPU_PIDS"));
 
     private ControlPlane(String bootstrap, FlashTopics topics, boolean scatter) {
         this.bootstrap = bootstrap;
@@ -191,6 +195,7 @@ public final class ControlPlane {
                 producer.flush();
             }, "submitter");
             long firstSubmit = System.currentTimeMillis();
+            CpuTime.Snapshot cpuBefore = cpu.snapshot();
             submitter.start();
             long lastProgress = System.nanoTime();
             long deadline = System.nanoTime() + Duration.ofSeconds(120 + tasks / 50).toNanos();
@@ -218,6 +223,7 @@ public final class ControlPlane {
                             submittedAt.size(), jobs, startedAt.size(), jobs * unitsPerJob, finished.size());
                 }
             }
+            CpuTime.Snapshot cpuAfter = cpu.snapshot();
             submitter.join();
             if (finished.size() < jobs) {
                 throw new IllegalStateException(load + " load: only " + finished.size() + " of " + jobs + " results arrived in time ("
@@ -225,7 +231,7 @@ public final class ControlPlane {
             }
             System.err.printf("%s load: %,d tasks done in %.1f s%n", load, jobs * unitsPerJob, (lastResultSeen - firstSubmit) / 1000.0);
             return new Run(load, jobs * unitsPerJob, firstSubmit, lastStartSeen, lastResultSeen, latencies, failed, Memory.of(System.getenv("FLASH_PIDS")),
-                    traceHops ? hops.table(submittedAt) : "");
+                    traceHops ? hops.table(submittedAt) : "", new CpuTime.Usage(load, jobs * unitsPerJob, cpuBefore, cpuAfter));
         }
     }
 
