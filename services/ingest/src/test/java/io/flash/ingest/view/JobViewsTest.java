@@ -54,6 +54,24 @@ class JobViewsTest {
         views.putJob("a", status("a", "ann", JobState.RUNNING, 1));
         views.putJob("a", null);
         assertTrue(views.job("a", 0, 10).isEmpty());
+        assertFalse(views.jobsAfter("").iterator().hasNext());
+        assertEquals(0, views.jobCount());
+    }
+
+    @Test
+    void jobsAfterAnIdComeInIdOrderWithTheirLatestStatus() {
+        views.putJob("c", status("c", "ann", JobState.RUNNING, 1));
+        views.putJob("a", status("a", "ann", JobState.RUNNING, 2));
+        views.putJob("b", status("b", "ann", JobState.RUNNING, 3));
+        views.putJob("a", status("a", "ann", JobState.SUCCEEDED, 4));
+        views.putJob("b", null);
+        List<JobStatus> all = new ArrayList<>();
+        views.jobsAfter("").forEach(all::add);
+        assertEquals(List.of("a", "c"), all.stream().map(JobStatus::getJobId).toList());
+        assertEquals(JobState.SUCCEEDED, all.get(0).getState());
+        List<String> afterA = new ArrayList<>();
+        views.jobsAfter("a").forEach(j -> afterA.add(j.getJobId()));
+        assertEquals(List.of("c"), afterA);
     }
 
     @Test
