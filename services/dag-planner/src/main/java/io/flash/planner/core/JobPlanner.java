@@ -135,7 +135,9 @@ public final class JobPlanner {
             }
         }
         store.putUnit(unit);
-        out.unitStatus(unit);
+        boolean passing = event.getType() == TaskEventType.DISPATCHED || event.getType() == TaskEventType.PLACED;
+        if (passing) out.unitProgress(unit);
+        else out.unitStatus(unit);
         if (!jobChanged) return;
         store.putJob(job);
         out.jobStatus(JobReports.status(job, now));

@@ -11,7 +11,15 @@ public interface Outbox {
     /** A retry to publish once its backoff has passed. */
     void later(DelayedAttempt attempt);
 
+    /** A unit's status, to publish now (supersedes any {@link #unitProgress} of it not yet published). */
     void unitStatus(TaskSummary unit);
+
+    /**
+     * A unit's step that usually lasts less than a second (dispatched, placed): published only if
+     * the unit is still there a tick later, so a reader sees the steps that last and the records
+     * that would only be overwritten at once are not written.
+     */
+    void unitProgress(TaskSummary unit);
 
     /** What a successful attempt used, for the estimates of tasks that do not say. */
     void observed(ResourceObservation observation);

@@ -18,7 +18,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import static io.flash.planner.kafka.PlannerTopology.*;
 
@@ -26,7 +29,12 @@ import static io.flash.planner.kafka.PlannerTopology.*;
  * Adapts {@link JobPlanner} (which decides) to one stream task: hands it accepted jobs, task events
  * and cancels, with its {@link PlanStore} over the task's stores ({@link StreamsPlanStore}); is its
  * {@link Outbox} to the sinks; every tick, hands it the retries whose
- * backoff has passed (the delayed store sorts by due time). Holds no decision.
+ * backoff has passed (the delayed store sorts by due time), and the unit steps still unchanged a
+ * tick after they were taken ({@link Outbox#unitProgress}). Holds no decision.
+ *
+ * <p>Those steps wait in memory, not in a store: a restarted planner has lost them, and the unit's
+ * next status (its start, its end) is what readers see next — a view that shows such a unit as
+ * ready a little longer, not a lost record.
  */
 final class PlannerProcessor implements Processor<String, SpecificRecord, String, SpecificRecord>, Outbox {
 
@@ -38,6 +46,11 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
     private KeyValueStore<String, DelayedAttempt> delayed;
     private JobPlanner planner;
     private long now;
+    /** Unit id → the step waiting to be published and when; in the order the steps were taken. */
+    private final Map<String, PendingStep> pendingSteps = new LinkedHashMap<>();
+
+    private record PendingStep(TaskSummary unit, long dueAt) {
+    }
 
     PlannerProcessor(RetryPolicy retryPolicy, ShardSizing sizing, Duration tick, Clock clock) {
         this.retryPolicy = retryPolicy;
@@ -68,6 +81,7 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
 
     private void releaseDue() {
         now = clock.millis();
+        publishLastingSteps();
         List<KeyValue<String, DelayedAttempt>> due = new ArrayList<>();
         try (KeyValueIterator<String, DelayedAttempt> it = delayed.all()) {
             while (it.hasNext()) {
@@ -97,7 +111,23 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
 
     @Override
     public void unitStatus(TaskSummary unit) {
+        pendingSteps.remove(unit.getTaskId());
         forward(UNIT_STATUS_SINK, unit.getTaskId(), unit);
+    }
+
+    @Override
+    public void unitProgress(TaskSummary unit) {
+        pendingSteps.remove(unit.getTaskId()); // re-inserted last: the map stays in due order
+        pendingSteps.put(unit.getTaskId(), new PendingStep(unit, now + tick.toMillis()));
+    }
+
+    private void publishLastingSteps() {
+        for (Iterator<PendingStep> it = pendingSteps.values().iterator(); it.hasNext(); ) {
+            PendingStep step = it.next();
+            if (step.dueAt() > now) break;
+            it.remove();
+            forward(UNIT_STATUS_SINK, step.unit().getTaskId(), step.unit());
+        }
     }
 
     @Override

@@ -84,13 +84,14 @@ class JobPlannerTest {
     void theJobsStatusIsPublishedOnlyWhenTheJobChangesNotForEveryUnitsStep() {
         planner.accept(job("j", scattered("s", 3, 1)), 1L);
         List<TaskReady> shards = plan.drainReady();
-        int before = plan.statuses.size(), unitsBefore = plan.unitStatuses;
+        int before = plan.statuses.size(), unitsBefore = plan.unitStatuses, stepsBefore = plan.unitSteps;
         for (TaskReady shard : shards) {
             planner.onEvent(event(shard, TaskEventType.DISPATCHED), 2L);
             planner.onEvent(event(shard, TaskEventType.PLACED), 3L);
         }
         assertEquals(before, plan.statuses.size(), "dispatched and placed units change nothing the job's status says");
-        assertEquals(unitsBefore + 6, plan.unitStatuses, "each unit's own status still tells every step");
+        assertEquals(unitsBefore, plan.unitStatuses, "dispatched and placed are passing steps, not published at once");
+        assertEquals(stepsBefore + 6, plan.unitSteps, "each unit's steps are handed on, published if they last");
 
         for (int i = 0; i < 2; i++) {
             TaskEvent held = event(shards.get(i), TaskEventType.HELD);

@@ -16,6 +16,8 @@ final class MemoryPlan implements PlanStore, Outbox {
     final List<DelayedAttempt> delayed = new ArrayList<>();
     final List<JobStatus> statuses = new ArrayList<>();
     int unitStatuses;
+    /** Steps the planner lets the adapter publish only if they last ({@link Outbox#unitProgress}). */
+    int unitSteps;
     final List<JobResult> results = new ArrayList<>();
     final List<ResourceObservation> observations = new ArrayList<>();
     final Map<String, ResourceEstimate> estimates = new HashMap<>();
@@ -54,6 +56,7 @@ final class MemoryPlan implements PlanStore, Outbox {
     @Override public void ready(TaskReady r) { ready.add(r); }
     @Override public void later(DelayedAttempt attempt) { delayed.add(attempt); }
     @Override public void unitStatus(TaskSummary unit) { unitStatuses++; }
+    @Override public void unitProgress(TaskSummary unit) { unitSteps++; }
     @Override public void jobStatus(JobStatus status) { statuses.add(status); }
     @Override public void result(JobResult result) { results.add(result); }
 

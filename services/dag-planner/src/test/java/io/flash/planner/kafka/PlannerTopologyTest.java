@@ -97,6 +97,31 @@ class PlannerTopologyTest {
     }
 
     @Test
+    void aPassingStepIsPublishedOnlyIfItLastsATick() {
+        accepted.pipeInput("j", job("j", task("a"), task("b")));
+        TaskReady a = ready.readValue(), b = ready.readValue();
+        unitStatus.readValuesToList(); // both READY
+        events.pipeInput("j", event(a, TaskEventType.DISPATCHED));
+        events.pipeInput("j", event(b, TaskEventType.DISPATCHED));
+        events.pipeInput("j", event(a, TaskEventType.PLACED));
+        assertTrue(unitStatus.isEmpty(), "dispatched and placed wait for the tick");
+        events.pipeInput("j", event(b, TaskEventType.PLACED));
+        events.pipeInput("j", event(b, TaskEventType.STARTED));
+        assertEquals(List.of(TaskState.RUNNING), unitStatus.readValuesToList().stream().map(TaskSummary::getState).toList(),
+                "b started within the tick: its start is published at once, its passing steps never");
+
+        clock.advance(1_000);
+        harness.driver.advanceWallClockTime(Duration.ofSeconds(1));
+        List<TaskSummary> lasting = unitStatus.readValuesToList();
+        assertEquals(1, lasting.size(), "a is still placed a tick later: that step is published, once");
+        assertEquals("j.a", lasting.get(0).getTaskId());
+        assertEquals(TaskState.PLACED, lasting.get(0).getState());
+        assertEquals("n1", lasting.get(0).getNodeId());
+        harness.driver.advanceWallClockTime(Duration.ofSeconds(1));
+        assertTrue(unitStatus.isEmpty());
+    }
+
+    @Test
     void eventsOfUnknownJobsAreIgnored() {
         events.pipeInput("nobody", event(ready("nobody", task("a"), 1), TaskEventType.SUCCEEDED));
         assertTrue(results.isEmpty());
