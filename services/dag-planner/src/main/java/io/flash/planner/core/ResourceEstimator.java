@@ -21,6 +21,14 @@ import java.util.List;
  */
 public record ResourceEstimator(int keep, double headroom, long minMemoryBytes) {
 
+    /**
+     * A run shorter than this teaches no cpu: its duration comes from start and end times that a
+     * batch cluster keeps to the second, and CI saw a sub-second Grid Engine run measured at 8 cores
+     * — an estimate of 9.7 cpu that Docker then refused on a 2-core node, failing the next run as
+     * the user's. Memory (a peak) is learnt from every run.
+     */
+    static final long MIN_CPU_SAMPLE_MILLIS = 5_000;
+
     public static ResourceEstimator defaults() {
         return new ResourceEstimator(50, 1.2, 16L << 20);
     }
@@ -50,7 +58,8 @@ public record ResourceEstimator(int keep, double headroom, long minMemoryBytes) 
         }
         while (perItem.size() > keep) perItem.remove(0);
         peaks.add(observation.getPeakMemoryBytes());
-        if (observation.getCpuSeconds() != null && observation.getDurationMillis() != null && observation.getDurationMillis() > 0) {
+        if (observation.getCpuSeconds() != null && observation.getDurationMillis() != null
+                && observation.getDurationMillis() >= MIN_CPU_SAMPLE_MILLIS) {
             cpus.add(observation.getCpuSeconds() / (observation.getDurationMillis() / 1000.0));
         }
         while (peaks.size() > keep) peaks.remove(0);

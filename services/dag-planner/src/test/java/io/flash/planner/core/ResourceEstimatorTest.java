@@ -23,10 +23,20 @@ class ResourceEstimatorTest {
     @Test
     void ninetiethPercentilePlusHeadroom() {
         ResourceEstimate e = null;
-        for (int i = 1; i <= 10; i++) e = estimator.update(e, observed(i * 10 * MIB, 1.0, 2000));
+        for (int i = 1; i <= 10; i++) e = estimator.update(e, observed(i * 10 * MIB, 5.0, 10_000));
         assertEquals(10, e.getSamples());
         assertEquals((long) (90 * MIB * 1.2), e.getMemoryBytes(), "p90 of 10..100 Mi is 90 Mi");
         assertEquals(0.6, e.getCpu(), 1e-9, "0.5 cores used, plus 20 %");
+    }
+
+    @Test
+    void aRunTooShortToTimeTeachesItsMemoryButNoCpu() {
+        ResourceEstimate e = estimator.update(null, observed(100 * MIB, 0.8, 100)); // "8 cores": its times were rounded
+        assertNull(e.getCpu(), "no cpu estimate from a tenth of a second");
+        assertEquals((long) (100 * MIB * 1.2), e.getMemoryBytes());
+        e = estimator.update(e, observed(100 * MIB, 6.0, 6_000));
+        assertEquals(1.2, e.getCpu(), 1e-9, "one core over six seconds, plus 20 %");
+        assertEquals(List.of(1.0), e.getRecentCpu());
     }
 
     @Test
