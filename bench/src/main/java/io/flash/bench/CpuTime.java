@@ -28,13 +28,17 @@ final class CpuTime {
         }
 
         double msPerTask(String process) {
-            Long from = before.ticks().get(process), to = after.ticks().get(process);
-            return from == null || to == null ? Double.NaN : (to - from) * MS_PER_TICK / tasks;
+            return cpuMillis(process) / tasks;
         }
 
         double coresUsed(String process) {
+            return cpuMillis(process) / 1000 / seconds();
+        }
+
+        /** NaN when the process was not there at both snapshots. */
+        private double cpuMillis(String process) {
             Long from = before.ticks().get(process), to = after.ticks().get(process);
-            return from == null || to == null ? Double.NaN : (to - from) * MS_PER_TICK / 1000 / seconds();
+            return from == null || to == null ? Double.NaN : (to - from) * MS_PER_TICK;
         }
 
         double machineBusy() {
@@ -47,12 +51,7 @@ final class CpuTime {
 
     /** {@code namedPids} is "name=pid,name=pid"; this process is added as "bench (this driver)". */
     CpuTime(String namedPids) {
-        if (namedPids != null) {
-            for (String entry : namedPids.split(",")) {
-                String[] kv = entry.split("=", 2);
-                if (kv.length == 2 && !kv[1].isBlank()) processes.put(kv[0].strip(), Path.of("/proc", kv[1].strip(), "stat"));
-            }
-        }
+        NamedPids.parse(namedPids).forEach((name, pid) -> processes.put(name, Path.of("/proc", pid, "stat")));
         processes.put("bench (this driver)", Path.of("/proc/self/stat"));
     }
 

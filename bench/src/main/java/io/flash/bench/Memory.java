@@ -13,22 +13,19 @@ final class Memory {
     }
 
     static String of(String namedPids) {
-        if (namedPids == null || namedPids.isBlank()) return "";
         List<String> parts = new ArrayList<>();
-        for (String entry : namedPids.split(",")) {
-            String[] kv = entry.split("=", 2);
-            if (kv.length != 2) continue;
+        NamedPids.parse(namedPids).forEach((name, pid) -> {
             try {
                 long rss = 0, peak = 0;
-                for (String line : Files.readAllLines(Path.of("/proc", kv[1].strip(), "status"))) {
+                for (String line : Files.readAllLines(Path.of("/proc", pid, "status"))) {
                     if (line.startsWith("VmRSS:")) rss = kib(line);
                     if (line.startsWith("VmHWM:")) peak = kib(line);
                 }
-                parts.add(String.format("%s rss %d MiB (peak %d MiB)", kv[0].strip(), rss >> 10, peak >> 10));
+                parts.add(String.format("%s rss %d MiB (peak %d MiB)", name, rss >> 10, peak >> 10));
             } catch (IOException e) {
-                parts.add(kv[0].strip() + " gone");
+                parts.add(name + " gone");
             }
-        }
+        });
         return String.join("; ", parts);
     }
 
