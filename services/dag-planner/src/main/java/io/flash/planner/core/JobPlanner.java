@@ -135,12 +135,14 @@ public final class JobPlanner {
             }
         }
         store.putUnit(unit);
-        boolean passing = event.getType() == TaskEventType.DISPATCHED || event.getType() == TaskEventType.PLACED;
-        if (passing) out.unitProgress(unit);
-        else out.unitStatus(unit);
+        // Dispatched, placed and running are passing steps: a unit that ends within the tick is
+        // published once, with its end (which carries when it started).
+        if (event.getType() == TaskEventType.HELD) out.unitStatus(unit);
+        else out.unitProgress(unit);
         if (!jobChanged) return;
         store.putJob(job);
-        out.jobStatus(JobReports.status(job, now));
+        if (event.getType() == TaskEventType.STARTED) out.jobProgress(JobReports.status(job, now));
+        else out.jobStatus(JobReports.status(job, now));
     }
 
     /** A cancel command: nothing new starts; running attempts are asked to stop. */
@@ -350,7 +352,7 @@ public final class JobPlanner {
             TaskReady ready = attempt(job, unit, spec, now);
             ready.setDependencyFrameworks(localityFrameworks);
             store.putUnit(unit);
-            out.unitStatus(unit);
+            out.unitProgress(unit);
             out.ready(ready);
         }
         job.setUnitsActive(job.getUnitsActive() + task.getShards());

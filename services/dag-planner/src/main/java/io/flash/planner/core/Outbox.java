@@ -15,16 +15,21 @@ public interface Outbox {
     void unitStatus(TaskSummary unit);
 
     /**
-     * A unit's step that usually lasts less than a second (dispatched, placed): published only if
-     * the unit is still there a tick later, so a reader sees the steps that last and the records
-     * that would only be overwritten at once are not written.
+     * A unit's step on its way to an end (ready, dispatched, placed, running): published only if the
+     * unit is still there a tick later, so a reader sees the steps that last and the records that
+     * would only be overwritten at once are not written. Reasons (held, a retry) and ends are
+     * {@link #unitStatus}.
      */
     void unitProgress(TaskSummary unit);
 
     /** What a successful attempt used, for the estimates of tasks that do not say. */
     void observed(ResourceObservation observation);
 
+    /** A job's status, to publish now (supersedes any {@link #jobProgress} of it not yet published). */
     void jobStatus(JobStatus status);
+
+    /** A job's step on its way to an end (its first start): published only if it lasts a tick, as {@link #unitProgress}. */
+    void jobProgress(JobStatus status);
 
     void result(JobResult result);
 }

@@ -29,12 +29,12 @@ import static io.flash.planner.kafka.PlannerTopology.*;
  * Adapts {@link JobPlanner} (which decides) to one stream task: hands it accepted jobs, task events
  * and cancels, with its {@link PlanStore} over the task's stores ({@link StreamsPlanStore}); is its
  * {@link Outbox} to the sinks; every tick, hands it the retries whose
- * backoff has passed (the delayed store sorts by due time), and the unit steps still unchanged a
- * tick after they were taken ({@link Outbox#unitProgress}). Holds no decision.
+ * backoff has passed (the delayed store sorts by due time), and the unit and job steps still
+ * unchanged a tick after they were taken ({@link Outbox#unitProgress}). Holds no decision.
  *
  * <p>Those steps wait in memory, not in a store: a restarted planner has lost them, and the unit's
- * next status (its start, its end) is what readers see next — a view that shows such a unit as
- * ready a little longer, not a lost record.
+ * next status (a reason it waits, its end) is what readers see next — a view that shows such a
+ * unit in its previous step a little longer, not a lost record.
  */
 final class PlannerProcessor implements Processor<String, SpecificRecord, String, SpecificRecord>, Outbox {
 
@@ -46,10 +46,10 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
     private KeyValueStore<String, DelayedAttempt> delayed;
     private JobPlanner planner;
     private long now;
-    /** Unit id → the step waiting to be published and when; in the order the steps were taken. */
+    /** Sink and key → the step waiting to be published and when; in the order the steps were taken. */
     private final Map<String, PendingStep> pendingSteps = new LinkedHashMap<>();
 
-    private record PendingStep(TaskSummary unit, long dueAt) {
+    private record PendingStep(String sink, String key, SpecificRecord value, long dueAt) {
     }
 
     PlannerProcessor(RetryPolicy retryPolicy, ShardSizing sizing, Duration tick, Clock clock) {
@@ -111,23 +111,12 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
 
     @Override
     public void unitStatus(TaskSummary unit) {
-        pendingSteps.remove(unit.getTaskId());
-        forward(UNIT_STATUS_SINK, unit.getTaskId(), unit);
+        publishNow(UNIT_STATUS_SINK, unit.getTaskId(), unit);
     }
 
     @Override
     public void unitProgress(TaskSummary unit) {
-        pendingSteps.remove(unit.getTaskId()); // re-inserted last: the map stays in due order
-        pendingSteps.put(unit.getTaskId(), new PendingStep(unit, now + tick.toMillis()));
-    }
-
-    private void publishLastingSteps() {
-        for (Iterator<PendingStep> it = pendingSteps.values().iterator(); it.hasNext(); ) {
-            PendingStep step = it.next();
-            if (step.dueAt() > now) break;
-            it.remove();
-            forward(UNIT_STATUS_SINK, step.unit().getTaskId(), step.unit());
-        }
+        publishIfItLasts(UNIT_STATUS_SINK, unit.getTaskId(), unit);
     }
 
     @Override
@@ -137,7 +126,32 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
 
     @Override
     public void jobStatus(JobStatus status) {
-        forward(STATUS_SINK, status.getJobId(), status);
+        publishNow(STATUS_SINK, status.getJobId(), status);
+    }
+
+    @Override
+    public void jobProgress(JobStatus status) {
+        publishIfItLasts(STATUS_SINK, status.getJobId(), status);
+    }
+
+    private void publishNow(String sink, String key, SpecificRecord value) {
+        pendingSteps.remove(sink + '/' + key);
+        forward(sink, key, value);
+    }
+
+    private void publishIfItLasts(String sink, String key, SpecificRecord value) {
+        String id = sink + '/' + key;
+        pendingSteps.remove(id); // re-inserted last: the map stays in due order
+        pendingSteps.put(id, new PendingStep(sink, key, value, now + tick.toMillis()));
+    }
+
+    private void publishLastingSteps() {
+        for (Iterator<PendingStep> it = pendingSteps.values().iterator(); it.hasNext(); ) {
+            PendingStep step = it.next();
+            if (step.dueAt() > now) break;
+            it.remove();
+            forward(step.sink(), step.key(), step.value());
+        }
     }
 
     @Override

@@ -69,8 +69,9 @@ class JobPlannerTest {
         TaskEvent started = event(a, TaskEventType.STARTED);
         started.setAt(40L);
         planner.onEvent(started, 41L);
-        assertEquals(40L, plan.statuses.get(plan.statuses.size() - 1).getStartedAt(), "the attempt's own start, not when the planner heard");
-        assertNull(plan.statuses.get(plan.statuses.size() - 1).getFinishedAt());
+        JobStatus running = plan.jobSteps.get(plan.jobSteps.size() - 1);
+        assertEquals(40L, running.getStartedAt(), "the attempt's own start, not when the planner heard");
+        assertNull(running.getFinishedAt());
         TaskEvent succeeded = ended(a, TaskEventType.SUCCEEDED, null, 0);
         succeeded.setAt(85L);
         planner.onEvent(succeeded, 90L);
@@ -101,15 +102,19 @@ class JobPlannerTest {
         assertEquals(before + 1, plan.statuses.size(), "two shards waiting for the same reason in words: one message");
         assertEquals("task s waits: ecs shard 0: 50 nodes: 50 lack free cpu", plan.statuses.get(before).getMessage());
 
+        int stepsHeld = plan.unitSteps;
         for (TaskReady shard : shards) planner.onEvent(event(shard, TaskEventType.STARTED), 5L);
-        assertEquals(before + 2, plan.statuses.size(), "only the job's first start is news");
-        int unitsRunning = plan.unitStatuses;
+        assertEquals(before + 1, plan.statuses.size(), "a start is a passing step of the job too");
+        assertEquals(1, plan.jobSteps.size(), "only the job's first start is news");
+        assertEquals(stepsHeld + 3, plan.unitSteps, "running is a passing step: a unit that ends within a tick is published once");
+        int unitsRunning = plan.unitStatuses, stepsRunning = plan.unitSteps;
         TaskEvent again = event(shards.get(0), TaskEventType.STARTED);
         again.setAt(9_000L);
         planner.onEvent(again, 9L);
         assertEquals(unitsRunning, plan.unitStatuses, "a start told again (a restarted shard may) changes nothing");
+        assertEquals(stepsRunning, plan.unitSteps);
         assertEquals(2_000L, plan.unit(shards.get(0).getTaskId()).getStartedAt(), "the first start stands, for the charge too");
-        assertEquals(2_000L, plan.statuses.get(before + 1).getStartedAt());
+        assertEquals(2_000L, plan.jobSteps.get(0).getStartedAt());
 
         planner.onEvent(ended(shards.get(0), TaskEventType.SUCCEEDED, null, 0), 6L);
         assertEquals(1, plan.statuses.get(plan.statuses.size() - 1).getTasksSucceeded(), "a unit's end is news");

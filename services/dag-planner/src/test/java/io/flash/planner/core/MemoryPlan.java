@@ -15,6 +15,8 @@ final class MemoryPlan implements PlanStore, Outbox {
     final List<TaskReady> ready = new ArrayList<>();
     final List<DelayedAttempt> delayed = new ArrayList<>();
     final List<JobStatus> statuses = new ArrayList<>();
+    /** Job steps published only if they last ({@link Outbox#jobProgress}). */
+    final List<JobStatus> jobSteps = new ArrayList<>();
     int unitStatuses;
     /** Steps the planner lets the adapter publish only if they last ({@link Outbox#unitProgress}). */
     int unitSteps;
@@ -58,6 +60,7 @@ final class MemoryPlan implements PlanStore, Outbox {
     @Override public void unitStatus(TaskSummary unit) { unitStatuses++; }
     @Override public void unitProgress(TaskSummary unit) { unitSteps++; }
     @Override public void jobStatus(JobStatus status) { statuses.add(status); }
+    @Override public void jobProgress(JobStatus status) { jobSteps.add(status); }
     @Override public void result(JobResult result) { results.add(result); }
 
     /** Stores hand out copies, as a real store deserialises a fresh object on every read. */

@@ -13,6 +13,8 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 import static io.flash.common.testing.Samples.*;
 import static org.junit.jupiter.api.Assertions.*;
@@ -92,33 +94,49 @@ class PlannerTopologyTest {
         assertEquals("hello\n", result.getTasks().get(0).getStdoutTail());
         assertEquals("n1", result.getTasks().get(0).getNodeId());
         var statuses = status.readValuesToList();
-        assertEquals(3, statuses.size(), "accepted, started, succeeded: dispatched and placed change nothing the job's status says");
-        assertEquals(JobState.SUCCEEDED, statuses.get(2).getState());
+        assertEquals(2, statuses.size(), "accepted, succeeded: its start was superseded within the tick, and dispatched and placed"
+                + " change nothing the job's status says");
+        assertEquals(JobState.SUCCEEDED, statuses.get(1).getState());
+        assertNotNull(statuses.get(1).getStartedAt(), "the end says when it started");
+        assertEquals(List.of(TaskState.SUCCEEDED), unitStatus.readValuesToList().stream().map(TaskSummary::getState).toList(),
+                "a unit that ends within the tick is published once, with its end");
     }
 
     @Test
     void aPassingStepIsPublishedOnlyIfItLastsATick() {
-        accepted.pipeInput("j", job("j", task("a"), task("b")));
-        TaskReady a = ready.readValue(), b = ready.readValue();
-        unitStatus.readValuesToList(); // both READY
+        accepted.pipeInput("j", job("j", task("a"), task("b"), task("c")));
+        TaskReady a = ready.readValue(), b = ready.readValue(), c = ready.readValue();
+        assertTrue(unitStatus.isEmpty(), "ready waits for the tick");
+        status.readValuesToList(); // the job's acceptance: at once, so its id resolves
         events.pipeInput("j", event(a, TaskEventType.DISPATCHED));
         events.pipeInput("j", event(b, TaskEventType.DISPATCHED));
         events.pipeInput("j", event(a, TaskEventType.PLACED));
-        assertTrue(unitStatus.isEmpty(), "dispatched and placed wait for the tick");
         events.pipeInput("j", event(b, TaskEventType.PLACED));
         events.pipeInput("j", event(b, TaskEventType.STARTED));
-        assertEquals(List.of(TaskState.RUNNING), unitStatus.readValuesToList().stream().map(TaskSummary::getState).toList(),
-                "b started within the tick: its start is published at once, its passing steps never");
+        assertTrue(unitStatus.isEmpty(), "dispatched, placed and running wait for the tick");
+        assertTrue(status.isEmpty(), "the job's first start waits for the tick too");
 
         clock.advance(1_000);
         harness.driver.advanceWallClockTime(Duration.ofSeconds(1));
-        List<TaskSummary> lasting = unitStatus.readValuesToList();
-        assertEquals(1, lasting.size(), "a is still placed a tick later: that step is published, once");
-        assertEquals("j.a", lasting.get(0).getTaskId());
-        assertEquals(TaskState.PLACED, lasting.get(0).getState());
-        assertEquals("n1", lasting.get(0).getNodeId());
+        Map<String, TaskSummary> lasting = unitStatus.readValuesToList().stream()
+                .collect(Collectors.toMap(TaskSummary::getTaskId, u -> u));
+        assertEquals(3, lasting.size(), "each unit's step that lasted a tick is published, once: " + lasting.keySet());
+        assertEquals(TaskState.PLACED, lasting.get("j.a").getState());
+        assertEquals("n1", lasting.get("j.a").getNodeId());
+        assertEquals(TaskState.RUNNING, lasting.get("j.b").getState());
+        assertEquals(TaskState.READY, lasting.get("j.c").getState());
+        List<JobStatus> jobSteps = status.readValuesToList();
+        assertEquals(1, jobSteps.size());
+        assertNotNull(jobSteps.get(0).getStartedAt(), "the job's start lasted: published a tick later");
         harness.driver.advanceWallClockTime(Duration.ofSeconds(1));
         assertTrue(unitStatus.isEmpty());
+        assertTrue(status.isEmpty());
+
+        TaskEvent held = event(c, TaskEventType.HELD);
+        held.setReason("no framework has a node with 99 cpu");
+        events.pipeInput("j", held);
+        assertEquals(List.of(TaskState.READY), unitStatus.readValuesToList().stream().map(TaskSummary::getState).toList(),
+                "why a unit waits is published at once");
     }
 
     @Test
