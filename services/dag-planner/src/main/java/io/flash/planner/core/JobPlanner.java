@@ -418,12 +418,26 @@ public final class JobPlanner {
         }
         double cpu = !spec.getCpuRequested() && estimate.getCpu() != null ? estimate.getCpu() : r.getCpu();
         long memory = spec.getMemoryRequested() ? r.getMemoryBytes() : estimate.getMemoryBytes();
+        // An estimate is the platform's guess, never the user's request: it must not ask for more
+        // than any node has, or the platform would fail (or hold) a task the user sized right.
+        double largestCpu = store.largestNodeCpu();
+        long largestMemory = store.largestNodeMemory();
+        boolean capped = false;
+        if (!spec.getCpuRequested() && largestCpu > 0 && cpu > largestCpu) {
+            cpu = largestCpu;
+            capped = true;
+        }
+        if (!spec.getMemoryRequested() && largestMemory > 0 && memory > largestMemory) {
+            memory = largestMemory;
+            capped = true;
+        }
         if (!spec.getMemoryRequested() && unit.getMemoryBytes() == null) {
             unit.setMemoryBytes(memory); // kept for the unit's later attempts, and grown from after an OOM kill
         }
         definition.setResources(new Capacity(cpu, memory, r.getDiskBytes(), r.getGpus()));
         unit.setResourceSource("estimated from " + estimate.getSamples() + " earlier runs (90th percentile + 20%): "
-                + (spec.getCpuRequested() ? "" : "cpu " + cpu + " ") + (spec.getMemoryRequested() ? "" : "memory " + (memory >> 20) + "Mi"));
+                + (spec.getCpuRequested() ? "" : "cpu " + cpu + " ") + (spec.getMemoryRequested() ? "" : "memory " + (memory >> 20) + "Mi")
+                + (capped ? " (capped at the largest node's)" : ""));
     }
 
     private TaskReady cancelRequest(JobProgress job, TaskSummary unit, long now) {

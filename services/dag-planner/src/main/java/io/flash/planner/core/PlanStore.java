@@ -35,6 +35,9 @@ public interface PlanStore {
      */
     long largestNodeMemory();
 
+    /** The most cpu one node of any framework offers, or 0 while no framework has reported: an estimate never asks for more. */
+    double largestNodeCpu();
+
     /** Every unit of the job, in id order. */
     void forEachUnit(String jobId, Consumer<TaskSummary> action);
 }

@@ -89,6 +89,11 @@ final class StreamsPlanStore implements PlanStore {
     }
 
     @Override
+    public double largestNodeCpu() {
+        return new StoreTable<>(frameworks).values().stream().mapToDouble(h -> h.getLargestNodeTotal().getCpu()).max().orElse(0);
+    }
+
+    @Override
     public void forEachUnit(String jobId, Consumer<TaskSummary> action) {
         List<TaskSummary> found = new ArrayList<>();
         try (KeyValueIterator<String, TaskSummary> it = units.prefixScan(jobId + ".", new StringSerializer())) {

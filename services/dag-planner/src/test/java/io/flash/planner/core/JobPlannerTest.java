@@ -596,4 +596,33 @@ class JobPlannerTest {
         assertTrue(plan.units.get("j2.align").getResourceSource().startsWith("estimated from 1 earlier runs"),
                 plan.units.get("j2.align").getResourceSource());
     }
+
+    @Test
+    void anEstimateNeverAsksForMoreThanTheLargestNodeHas() {
+        TaskDefinition t = task("call");
+        t.setCpuRequested(false);
+        t.setMemoryRequested(false);
+        t.setResources(new Capacity(0.5, 512 * MIB, 0L, 0)); // the defaults ingest filled in
+        plan.estimates.put(ResourceEstimator.signature(t), ResourceEstimate.newBuilder().setSignature(ResourceEstimator.signature(t))
+                .setSamples(1).setCpu(9.7).setMemoryBytes(96L * 1024 * MIB).setUpdatedAt(0L).build());
+        plan.largestNodeCpu = 2;
+        plan.largestNodeMemory = 8L * 1024 * MIB;
+
+        planner.accept(job("j", t), 1L);
+        Capacity asked = plan.drainReady().get(0).getTask().getResources();
+        assertEquals(2.0, asked.getCpu(), "a bad reading of an earlier run must not ask for more cpu than any node has");
+        assertEquals(8L * 1024 * MIB, asked.getMemoryBytes());
+        assertTrue(plan.units.get("j.call").getResourceSource().endsWith("(capped at the largest node's)"),
+                plan.units.get("j.call").getResourceSource());
+    }
+
+    @Test
+    void aRequestLargerThanEveryNodeIsTheUsersAndIsNotCapped() {
+        TaskDefinition t = task("call");
+        t.setResources(new Capacity(4.0, 512 * MIB, 0L, 0));
+        plan.largestNodeCpu = 2;
+        planner.accept(job("j", t), 1L);
+        assertEquals(4.0, plan.drainReady().get(0).getTask().getResources().getCpu(),
+                "what the user asked for stands: the dispatcher tells them no node fits");
+    }
 }

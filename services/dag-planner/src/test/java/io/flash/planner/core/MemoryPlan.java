@@ -25,6 +25,8 @@ final class MemoryPlan implements PlanStore, Outbox {
     final Map<String, ResourceEstimate> estimates = new HashMap<>();
     /** What the frameworks' heartbeats say of their largest node (0: none reported). */
     long largestNodeMemory;
+    /** What the frameworks' heartbeats say of their largest node's cpu (0: none reported). */
+    double largestNodeCpu;
 
     /** Takes the attempts published since the last call. */
     List<TaskReady> drainReady() {
@@ -54,6 +56,7 @@ final class MemoryPlan implements PlanStore, Outbox {
 
     @Override public ResourceEstimate estimate(String signature) { return estimates.get(signature); }
     @Override public long largestNodeMemory() { return largestNodeMemory; }
+    @Override public double largestNodeCpu() { return largestNodeCpu; }
     @Override public void observed(ResourceObservation o) { observations.add(o); }
     @Override public void ready(TaskReady r) { ready.add(r); }
     @Override public void later(DelayedAttempt attempt) { delayed.add(attempt); }
