@@ -71,7 +71,7 @@ public final class PlannerScale {
                 PlannerTopology.build(topics, RetryPolicy.defaults(), Duration.ofSeconds(1), clock), props("planner-scale"))) {
             var accepted = driver.createInputTopic(topics.jobsAccepted.name(), Serdes.String().serializer(), topics.jobsAccepted.valueSerde().serializer());
             var events = driver.createInputTopic(topics.tasksEvents.name(), Serdes.String().serializer(), topics.tasksEvents.valueSerde().serializer());
-            var ready = driver.createOutputTopic(topics.tasksReady.name(), Serdes.String().deserializer(), Serdes.ByteArray().deserializer());
+            var ready = driver.createOutputTopic(topics.tasksReadyBatches.name(), Serdes.String().deserializer(), Serdes.ByteArray().deserializer());
             var results = driver.createOutputTopic(topics.jobsResults.name(), Serdes.String().deserializer(), Serdes.ByteArray().deserializer());
             var unitStatus = driver.createOutputTopic(topics.tasksStatus.name(), Serdes.String().deserializer(), Serdes.ByteArray().deserializer());
             var jobStatus = driver.createOutputTopic(topics.jobsStatus.name(), Serdes.String().deserializer(), Serdes.ByteArray().deserializer());
@@ -91,20 +91,20 @@ public final class PlannerScale {
             accepted.pipeInput("job-scale", job);
             List<TestRecord<String, byte[]>> readyRecords = ready.readRecordsToList();
             double readySeconds = (System.nanoTime() - start) / 1e9;
-            if (readyRecords.size() != shards) throw new IllegalStateException("expected " + shards + " ready, got " + readyRecords.size());
+            TaskReadyDecoder decoder = new TaskReadyDecoder(topics);
+            List<TaskReady> readyAttempts = readyRecords.stream().flatMap(r -> decoder.decode(r.value()).stream()).toList();
+            if (readyAttempts.size() != shards) throw new IllegalStateException("expected " + shards + " ready, got " + readyAttempts.size());
 
             long largestMessage = 0;
             String largestMessageWhere = "";
             for (TestRecord<String, byte[]> r : readyRecords) {
                 if (r.value().length > largestMessage) {
                     largestMessage = r.value().length;
-                    largestMessageWhere = topics.tasksReady.name();
+                    largestMessageWhere = topics.tasksReadyBatches.name();
                 }
             }
-            TaskReadyDecoder decoder = new TaskReadyDecoder(topics);
             List<TaskEvent> done = new ArrayList<>(shards);
-            for (TestRecord<String, byte[]> r : readyRecords) {
-                TaskReady t = decoder.decode(r.value());
+            for (TaskReady t : readyAttempts) {
                 done.add(TaskEvent.newBuilder().setJobId(t.getJobId()).setTaskId(t.getTaskId()).setAttemptId(t.getAttemptId())
                         .setType(TaskEventType.SUCCEEDED).setFrameworkId("ecs").setNodeId("n" + (t.getShardIndex() % 5000))
                         .setExitCode(0).setStdoutTail("ok\n").setAt(clock.millis()).build());
@@ -196,15 +196,16 @@ public final class PlannerScale {
         return props;
     }
 
+    /** The attempts of one of the planner's envelopes. */
     private static final class TaskReadyDecoder {
-        private final Deserializer<TaskReady> deserializer;
+        private final Deserializer<TaskReadyBatch> deserializer;
 
         TaskReadyDecoder(FlashTopics topics) {
-            this.deserializer = topics.tasksReady.valueSerde().deserializer();
+            this.deserializer = topics.tasksReadyBatches.valueSerde().deserializer();
         }
 
-        TaskReady decode(byte[] bytes) {
-            return deserializer.deserialize("", bytes);
+        List<TaskReady> decode(byte[] bytes) {
+            return deserializer.deserialize("", bytes).getItems();
         }
     }
 }

@@ -94,14 +94,14 @@ public final class KafkaGrants {
     public static Grant planner() {
         return new Rules(PLANNER).streamsApp()
                 .reads(JOBS_ACCEPTED, TASKS_EVENTS, JOBS_COMMANDS, TASKS_OBSERVATIONS, TASKS_ESTIMATES, FRAMEWORK_HEARTBEATS)
-                .writes(TASKS_READY, JOBS_STATUS, TASKS_STATUS, JOBS_RESULTS, TASKS_OBSERVATIONS, TASKS_ESTIMATES, DEAD_LETTER)
+                .writes(TASKS_READY_BATCHES, JOBS_STATUS, TASKS_STATUS, JOBS_RESULTS, TASKS_OBSERVATIONS, TASKS_ESTIMATES, DEAD_LETTER)
                 .grant();
     }
 
     /** The dispatcher writes each framework's task topic: a framework it has no grant for gets nothing. */
     public static Grant dispatcher(List<String> frameworks) {
         Rules r = new Rules(DISPATCHER).streamsApp()
-                .reads(TASKS_READY, FRAMEWORK_HEARTBEATS, TASKS_EVENTS)
+                .reads(TASKS_READY, TASKS_READY_BATCHES, FRAMEWORK_HEARTBEATS, TASKS_EVENTS)
                 .writes(TASKS_EVENTS, DEAD_LETTER);
         frameworks.forEach(f -> r.topic(FRAMEWORK_TASKS.nameFor(f), PatternType.LITERAL, AclOperation.WRITE));
         return r.grant();

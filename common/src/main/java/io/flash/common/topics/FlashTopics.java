@@ -17,7 +17,9 @@ public final class FlashTopics {
     public final Topic<String, JobSubmission> jobsSubmitted;
     public final Topic<String, JobRejected> jobsRejected;
     public final Topic<String, JobAccepted> jobsAccepted;
+    /** Read by the dispatcher for records written before {@link #tasksReadyBatches}; nothing writes it now. */
     public final Topic<String, TaskReady> tasksReady;
+    public final Topic<String, TaskReadyBatch> tasksReadyBatches;
     public final Topic<String, TaskEvent> tasksEvents;
     public final Topic<String, UsageSample> tasksUsage;
     public final Topic<String, LogChunk> tasksLogs;
@@ -38,6 +40,7 @@ public final class FlashTopics {
         jobsRejected = topic(TopicCatalog.JOBS_REJECTED);
         jobsAccepted = topic(TopicCatalog.JOBS_ACCEPTED);
         tasksReady = topic(TopicCatalog.TASKS_READY);
+        tasksReadyBatches = topic(TopicCatalog.TASKS_READY_BATCHES);
         tasksEvents = topic(TopicCatalog.TASKS_EVENTS);
         tasksUsage = topic(TopicCatalog.TASKS_USAGE);
         tasksLogs = topic(TopicCatalog.TASKS_LOGS);

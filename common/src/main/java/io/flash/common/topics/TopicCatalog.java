@@ -54,6 +54,8 @@ public final class TopicCatalog {
     public static final Kind<JobAccepted> JOBS_ACCEPTED = new Kind<>(TopicNames.JOBS_ACCEPTED, JobAccepted.class, Partitions.PLATFORM, WEEK);
     public static final Kind<JobCommand> JOBS_COMMANDS = new Kind<>(TopicNames.JOBS_COMMANDS, JobCommand.class, Partitions.PLATFORM, WEEK);
     public static final Kind<TaskReady> TASKS_READY = new Kind<>(TopicNames.TASKS_READY, TaskReady.class, Partitions.PLATFORM, WEEK);
+    public static final Kind<TaskReadyBatch> TASKS_READY_BATCHES = new Kind<>(TopicNames.TASKS_READY_BATCHES, TaskReadyBatch.class,
+            Partitions.PLATFORM, WEEK);
     public static final Kind<TaskEvent> TASKS_EVENTS = new Kind<>(TopicNames.TASKS_EVENTS, TaskEvent.class, Partitions.PLATFORM, WEEK);
     public static final Kind<UsageSample> TASKS_USAGE = new Kind<>(TopicNames.TASKS_USAGE, UsageSample.class, Partitions.PLATFORM, DAY);
     public static final Kind<LogChunk> TASKS_LOGS = new Kind<>(TopicNames.TASKS_LOGS, LogChunk.class, Partitions.PLATFORM, WEEK);
@@ -89,7 +91,7 @@ public final class TopicCatalog {
 
     /** Every platform topic, then every topic each framework has. */
     public static final List<Kind<?>> PLATFORM = List.of(JOBS_SUBMITTED, JOBS_REJECTED, JOBS_ACCEPTED, JOBS_COMMANDS, TASKS_READY,
-            TASKS_EVENTS, TASKS_USAGE, TASKS_LOGS, TASKS_OBSERVATIONS, TASKS_ESTIMATES, JOBS_STATUS, TASKS_STATUS, JOBS_RESULTS,
+            TASKS_READY_BATCHES, TASKS_EVENTS, TASKS_USAGE, TASKS_LOGS, TASKS_OBSERVATIONS, TASKS_ESTIMATES, JOBS_STATUS, TASKS_STATUS, JOBS_RESULTS,
             FRAMEWORK_HEARTBEATS, CAPACITY_DECISIONS, DEAD_LETTER);
     public static final List<Kind<?>> PER_FRAMEWORK = List.of(FRAMEWORK_TASKS, FRAMEWORK_NODES, FRAMEWORK_NODE_EVENTS,
             FRAMEWORK_ASSIGNMENTS, FRAMEWORK_CLUSTER_COMMANDS, FRAMEWORK_CLUSTER_REPORTS);

@@ -9,7 +9,9 @@ public final class TopicNames {
     public static final String JOBS_STATUS = "flash.jobs.status";
     public static final String TASKS_STATUS = "flash.tasks.status";
     public static final String JOBS_RESULTS = "flash.jobs.results";
+    /** Read only, for records a planner wrote before it published {@link #TASKS_READY_BATCHES}. */
     public static final String TASKS_READY = "flash.tasks.ready";
+    public static final String TASKS_READY_BATCHES = "flash.tasks.ready-batches";
     public static final String TASKS_EVENTS = "flash.tasks.events";
     public static final String TASKS_USAGE = "flash.tasks.usage";
     public static final String TASKS_LOGS = "flash.tasks.logs";

@@ -27,6 +27,14 @@ public final class Samples {
                 .build();
     }
 
+    /** A task scattered over [0, to) in shards of {@code shardSize} items. */
+    public static TaskDefinition scattered(String name, long to, int shardSize, String... dependsOn) {
+        TaskDefinition t = task(name, dependsOn);
+        t.setScatter(Scatter.newBuilder().setFrom(0L).setTo(to).setShardSize(shardSize)
+                .setShards((int) ((to + shardSize - 1) / shardSize)).build());
+        return t;
+    }
+
     public static JobAccepted job(String jobId, TaskDefinition... tasks) {
         return JobAccepted.newBuilder()
                 .setJobId(jobId).setSubmissionId("sub-" + jobId).setName("job " + jobId).setOwner("alice").setQueue("default")

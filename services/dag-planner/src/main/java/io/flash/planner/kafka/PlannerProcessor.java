@@ -1,5 +1,6 @@
 package io.flash.planner.kafka;
 
+import io.flash.common.streams.Envelopes;
 import io.flash.planner.core.JobPlanner;
 import io.flash.planner.core.Outbox;
 import io.flash.planner.core.PlanStore;
@@ -15,6 +16,8 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,6 +51,9 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
     private long now;
     /** Sink and key → the step waiting to be published and when; in the order the steps were taken. */
     private final Map<String, PendingStep> pendingSteps = new LinkedHashMap<>();
+    /** Attempts made ready while handling the current record or tick: sent as envelopes when it is done. */
+    private final List<TaskReady> readyNow = new ArrayList<>();
+    private final Envelopes<TaskReady> envelopes = Envelopes.defaults();
 
     private record PendingStep(String sink, String key, SpecificRecord value, long dueAt) {
     }
@@ -77,6 +83,7 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
         } else if (record.value() instanceof JobCommand command && command.getAction() == JobAction.CANCEL) {
             planner.cancel(command.getJobId(), command.getReason(), now);
         }
+        sendReady();
     }
 
     private void releaseDue() {
@@ -94,14 +101,35 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
             delayed.delete(kv.key);
             planner.due(kv.value, now);
         }
+        sendReady();
     }
 
     // Outbox
 
     @Override
     public void ready(TaskReady ready) {
-        // Keyed by job, like task events: the dispatcher sees an attempt's dispatch and its events together.
-        forward(READY_SINK, ready.getJobId(), ready);
+        readyNow.add(ready);
+    }
+
+    /**
+     * One envelope per job for what one record made ready (a scatter's shards: one record, not
+     * 1,000), forwarded before the record is done, so it is in the same transaction as the state
+     * that made it. Keyed by job, like task events: the dispatcher sees an attempt's dispatch and its
+     * events together; and all of a job's attempts on one topic, so a cancel never overtakes its start.
+     */
+    private void sendReady() {
+        if (readyNow.isEmpty()) return;
+        envelopes.split(readyNow, TaskReady::getJobId, r -> r.getJobId() + "/" + r.getTask().getName(), PlannerProcessor::sizeOf)
+                .forEach((jobId, batches) -> batches.forEach(items -> forward(READY_SINK, jobId, new TaskReadyBatch(items))));
+        readyNow.clear();
+    }
+
+    private static int sizeOf(TaskReady ready) {
+        try {
+            return ready.toByteBuffer().remaining();
+        } catch (IOException e) {
+            throw new UncheckedIOException("TaskReady " + ready.getAttemptId() + " could not be measured", e);
+        }
     }
 
     @Override

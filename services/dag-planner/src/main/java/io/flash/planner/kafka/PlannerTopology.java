@@ -62,7 +62,7 @@ public final class PlannerTopology {
         Wiring.store(topology, TASKS_STORE, topics.storeSerde(LogicalTask.class), PLANNER);
         Wiring.store(topology, UNITS_STORE, topics.storeSerde(TaskSummary.class), PLANNER);
         Wiring.store(topology, DELAYED_STORE, topics.storeSerde(DelayedAttempt.class), PLANNER);
-        Wiring.sink(topology, READY_SINK, topics.tasksReady, PLANNER);
+        Wiring.sink(topology, READY_SINK, topics.tasksReadyBatches, PLANNER);
         Wiring.sink(topology, STATUS_SINK, topics.jobsStatus, PLANNER);
         Wiring.sink(topology, UNIT_STATUS_SINK, topics.tasksStatus, PLANNER);
         Wiring.sink(topology, RESULT_SINK, topics.jobsResults, PLANNER);

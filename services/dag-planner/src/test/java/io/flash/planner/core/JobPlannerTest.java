@@ -24,13 +24,6 @@ class JobPlannerTest {
         return ready.stream().map(TaskReady::getTaskId).toList();
     }
 
-    private static TaskDefinition scattered(String name, long to, int shardSize, String... deps) {
-        TaskDefinition t = task(name, deps);
-        t.setScatter(Scatter.newBuilder().setFrom(0L).setTo(to).setShardSize(shardSize)
-                .setShards((int) ((to + shardSize - 1) / shardSize)).build());
-        return t;
-    }
-
     @Test
     void diamondRunsEachTaskAfterItsDependencies() {
         planner.accept(job("j", task("a"), task("b", "a"), task("c", "a"), task("d", "b", "c")), 1L);

@@ -12,6 +12,9 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -24,7 +27,8 @@ class PlannerTopologyTest {
     private TopologyHarness harness;
     private TestInputTopic<String, JobAccepted> accepted;
     private TestInputTopic<String, TaskEvent> events;
-    private TestOutputTopic<String, TaskReady> ready;
+    private ReadyAttempts ready;
+    private TestOutputTopic<String, TaskReadyBatch> readyBatches;
     private TestOutputTopic<String, JobStatus> status;
     private TestOutputTopic<String, JobResult> results;
     private TestInputTopic<String, JobCommand> commands;
@@ -40,7 +44,8 @@ class PlannerTopologyTest {
         unitStatus = harness.output(topics.tasksStatus);
         accepted = harness.input(topics.jobsAccepted);
         events = harness.input(topics.tasksEvents);
-        ready = harness.output(topics.tasksReady);
+        readyBatches = harness.output(topics.tasksReadyBatches);
+        ready = new ReadyAttempts(readyBatches);
         status = harness.output(topics.jobsStatus);
         results = harness.output(topics.jobsResults);
     }
@@ -205,5 +210,80 @@ class PlannerTopologyTest {
     @Test
     void itsSecureModeGrantAllowsEveryTopicItReadsAndWrites() throws Exception {
         io.flash.common.testing.ListedTopics.assertGranted(PlannerTopology.build(harness.topics, RetryPolicy.defaults(), Duration.ofSeconds(1), clock), io.flash.common.setup.KafkaGrants.planner());
+    }
+
+    @Test
+    void whatOneRecordMakesReadyIsOneEnvelopePerJobOfAtMostAThousand() {
+        accepted.pipeInput("j", job("j", scattered("s", 2_500, 1), task("t")));
+        var envelopes = readyBatches.readKeyValuesToList();
+        assertEquals(List.of(1_000, 1_000, 501), envelopes.stream().map(kv -> kv.value.getItems().size()).toList(),
+                "2,500 shards and a task: three records, not 2,501");
+        assertTrue(envelopes.stream().allMatch(kv -> kv.key.equals("j")), "keyed by job id, like its task events");
+        List<TaskReady> all = envelopes.stream().flatMap(kv -> kv.value.getItems().stream()).toList();
+        assertEquals(0, all.get(0).getShardIndex());
+        assertEquals(2_499, all.get(2_499).getShardIndex(), "in the order the planner made them");
+        assertEquals("j.t.1", all.get(2_500).getAttemptId());
+
+        commands.pipeInput("j", JobCommand.newBuilder().setJobId("j").setAction(JobAction.CANCEL).setReason("test").setAt(0L).build());
+        List<TaskReadyBatch> cancels = readyBatches.readValuesToList();
+        assertEquals(List.of(1_000, 1_000, 501), cancels.stream().map(b -> b.getItems().size()).toList());
+        assertTrue(cancels.stream().allMatch(b -> b.getItems().stream().allMatch(TaskReady::getCancel)));
+    }
+
+    @Test
+    void anEnvelopeStaysUnderHalfAMebibyte() {
+        TaskDefinition big = task("big");
+        big.setCommand(List.of("sh", "-c", "x".repeat(100_000)));
+        accepted.pipeInput("j", job("j", big, task("small")));
+        List<TaskReadyBatch> envelopes = readyBatches.readValuesToList();
+        assertEquals(1, envelopes.size(), "a 100 kB task and a small one share one record");
+        accepted.pipeInput("k", job("k", withCommand(scattered("s", 20, 1), "y".repeat(100_000))));
+        List<Integer> sizes = readyBatches.readValuesToList().stream().map(b -> b.getItems().size()).toList();
+        assertEquals(20, sizes.stream().mapToInt(Integer::intValue).sum());
+        assertTrue(sizes.stream().allMatch(n -> n <= 5), "20 shards of 100 kB: at most 5 per record, " + sizes);
+    }
+
+    private static TaskDefinition withCommand(TaskDefinition task, String script) {
+        task.setCommand(List.of("sh", "-c", script));
+        return task;
+    }
+
+    /** The attempts of the planner's envelopes, one by one, as the dispatcher takes them. */
+    private static final class ReadyAttempts {
+        private final TestOutputTopic<String, TaskReadyBatch> batches;
+        private final Deque<KeyValue<String, TaskReady>> taken = new ArrayDeque<>();
+
+        ReadyAttempts(TestOutputTopic<String, TaskReadyBatch> batches) {
+            this.batches = batches;
+        }
+
+        private void take() {
+            for (KeyValue<String, TaskReadyBatch> kv : batches.readKeyValuesToList()) {
+                kv.value.getItems().forEach(r -> taken.add(KeyValue.pair(kv.key, r)));
+            }
+        }
+
+        TaskReady readValue() {
+            take();
+            KeyValue<String, TaskReady> next = taken.poll();
+            assertNotNull(next, "no attempt was made ready");
+            return next.value;
+        }
+
+        List<KeyValue<String, TaskReady>> readKeyValuesToList() {
+            take();
+            List<KeyValue<String, TaskReady>> all = new ArrayList<>(taken);
+            taken.clear();
+            return all;
+        }
+
+        List<TaskReady> readValuesToList() {
+            return readKeyValuesToList().stream().map(kv -> kv.value).toList();
+        }
+
+        boolean isEmpty() {
+            take();
+            return taken.isEmpty();
+        }
     }
 }

@@ -55,7 +55,8 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
 
     @Override
     public void process(Record<String, SpecificRecord> record) {
-        if (record.value() instanceof TaskReady ready) dispatcher.onReady(ready, clock.millis());
+        if (record.value() instanceof TaskReadyBatch batch) batch.getItems().forEach(ready -> dispatcher.onReady(ready, clock.millis()));
+        else if (record.value() instanceof TaskReady ready) dispatcher.onReady(ready, clock.millis());
         else if (record.value() instanceof TaskEvent event) dispatcher.onEvent(event);
     }
 

@@ -30,6 +30,7 @@ public final class DispatcherTopology {
 
     private static final String HEARTBEATS = "framework-heartbeats";
     private static final String HEARTBEAT_UPDATER = "framework-heartbeat-updater";
+    private static final String READY_BATCHES = "tasks-ready-batches";
     private static final String READY = "tasks-ready";
     private static final String EVENTS = "task-events-in";
     private static final String DISPATCHER = "dispatcher";
@@ -62,9 +63,11 @@ public final class DispatcherTopology {
                 HEARTBEATS, HEARTBEAT_UPDATER);
         // Both keyed by job id with the same partition count: an attempt's dispatch and its later
         // events meet in the same task, which is what lets this processor know what has started.
+        // The planner publishes envelopes; the single-record topic holds what a planner wrote before them.
+        Wiring.source(topology, READY_BATCHES, topics.tasksReadyBatches);
         Wiring.source(topology, READY, topics.tasksReady);
         Wiring.source(topology, EVENTS, topics.tasksEvents);
-        topology.addProcessor(DISPATCHER, () -> new DispatchProcessor(selector, settings, clock, meters), READY, EVENTS);
+        topology.addProcessor(DISPATCHER, () -> new DispatchProcessor(selector, settings, clock, meters), READY_BATCHES, READY, EVENTS);
         Wiring.store(topology, HELD_STORE, topics.storeSerde(HeldTask.class), DISPATCHER);
         Wiring.store(topology, INFLIGHT_STORE, topics.storeSerde(TaskDispatch.class), DISPATCHER);
         topology.addSink(FRAMEWORK_SINK,

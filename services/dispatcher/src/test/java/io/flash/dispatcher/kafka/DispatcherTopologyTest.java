@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 import static io.flash.common.testing.Samples.*;
 import static org.junit.jupiter.api.Assertions.*;
@@ -41,6 +42,17 @@ class DispatcherTopologyTest {
     @AfterEach
     void tearDown() {
         harness.close();
+    }
+
+    @Test
+    void anEnvelopeOfThePlannerIsDispatchedAttemptByAttemptInItsOrder() {
+        heartbeats.pipeInput("ecs/0", framework("ecs", 0, 4, 4096 * MIB, clock.millis()));
+        List<TaskReady> attempts = List.of(ready("j", task("a"), 1), ready("j", task("b"), 1), ready("j", task("c"), 1));
+        harness.input(harness.topics.tasksReadyBatches).pipeInput("j", new TaskReadyBatch(attempts));
+
+        assertEquals(List.of("j.a.1", "j.b.1", "j.c.1"),
+                ecsTasks.readValuesToList().stream().map(d -> d.getReady().getAttemptId()).toList());
+        assertEquals(3, events.readValuesToList().stream().filter(e -> e.getType() == TaskEventType.DISPATCHED).count());
     }
 
     @Test
