@@ -9,7 +9,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.*;
 
 /**
@@ -37,6 +39,8 @@ public final class FlashStack implements AutoCloseable {
     private final Map<String, Integer> ports = new HashMap<>();
     /** Only the shared platform has an object store (one store port on the machine): the others run as bin/flash up does without one. */
     private boolean objectStore;
+    /** Set once {@link #close} begins: what ends from then on was stopped by it. */
+    private volatile boolean closing;
     private static FlashStack shared;
 
     /**
@@ -120,6 +124,23 @@ public final class FlashStack implements AutoCloseable {
             p.destroyForcibly();
             p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS);
         }
+    }
+
+    /**
+     * Starts again each of the five services that an earlier test class left stopped or dead (a test
+     * that failed between a kill and its restart), so one failure does not stall every class after
+     * it; returns their names.
+     */
+    public synchronized List<String> restartStopped() throws Exception {
+        List<String> restarted = new ArrayList<>();
+        for (String service : SERVICES) {
+            Process p = services.get(service);
+            if (p != null && p.isAlive()) continue;
+            startService(service, Map.of());
+            restarted.add(service);
+        }
+        for (String service : restarted) awaitReady(service, Duration.ofSeconds(120));
+        return restarted;
     }
 
     /** Whether the instance ended on its own within the time (as a reclaimed spot node does). */
@@ -332,7 +353,26 @@ public final class FlashStack implements AutoCloseable {
         }
         pb.environment().putAll(extraEnv);
         ports.put(instance, httpPort);
-        services.put(instance, pb.start());
+        Process process = pb.start();
+        services.put(instance, process);
+        process.onExit().thenAccept(ended -> reportUnexpectedExit(instance, ended));
+    }
+
+    /**
+     * An instance that ends while this platform still counts on it (not stopped, killed or closed by
+     * the test) is named with its exit code in the test output and its log: a JVM killed by a signal
+     * (137 = SIGKILL) writes nothing itself, and the tests after it would only see a platform that stalls.
+     */
+    private void reportUnexpectedExit(String instance, Process ended) {
+        if (closing || services.get(instance) != ended) return;
+        String line = String.format("%s [flash-stack %s] %s (pid %d) ended on its own with exit code %d%n",
+                Instant.now(), dir.getFileName(), instance, ended.pid(), ended.exitValue());
+        System.out.print(line);
+        try {
+            Files.writeString(logs().resolve(instance + ".log"), line, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            System.out.println("(could not append to " + instance + ".log: " + e + ")");
+        }
     }
 
     public void awaitReady(String name, Duration timeout) throws Exception {
@@ -422,6 +462,7 @@ public final class FlashStack implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
+        closing = true;
         List<String> reversed = new ArrayList<>(services.keySet());
         Collections.reverse(reversed);
         for (String name : reversed) {

@@ -15,6 +15,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -32,6 +33,8 @@ abstract class StackTest {
     @BeforeAll
     void startPlatform() throws Exception {
         stack = FlashStack.shared();
+        List<String> restarted = stack.restartStopped();
+        if (!restarted.isEmpty()) System.out.println("[flash-stack] an earlier test class left " + restarted + " stopped: started again");
         client = new JobClient(stack.bootstrapServers(), stack.registryUrl());
     }
 
