@@ -89,6 +89,7 @@ public final class PlannerScale {
 
             long start = System.nanoTime();
             accepted.pipeInput("job-scale", job);
+            driver.advanceWallClockTime(PlannerTopology.DEFAULT_ENVELOPE_INTERVAL); // the envelope interval is over: sent
             List<TestRecord<String, byte[]>> readyRecords = ready.readRecordsToList();
             double readySeconds = (System.nanoTime() - start) / 1e9;
             TaskReadyDecoder decoder = new TaskReadyDecoder(topics);

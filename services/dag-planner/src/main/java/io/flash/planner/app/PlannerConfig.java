@@ -38,6 +38,9 @@ public interface PlannerConfig {
 
         /** How often waiting retries are looked at. */
         Duration tick();
+
+        /** How long attempts made ready may wait to be sent to the dispatcher together. */
+        Duration envelopeInterval();
     }
 
     interface Memory {

@@ -27,8 +27,7 @@ public class PlannerStreams {
                 new MemoryPolicy(planner.oomMemoryFactor(), Quantities.bytes(config.memory().maxTask())),
                 planner.frameworkFailureLimit(), planner.maxBackoff().toSeconds(), planner.maxSpotAttempts());
         return PlannerTopology.build(new FlashTopics(new RegistryValueSerdes(config.registry().url())), policy,
-                new ShardSizing(planner.firstRunShards()), planner.tick(),
-                Clock.systemUTC());
+                new ShardSizing(planner.firstRunShards()), planner.tick(), planner.envelopeInterval(), Clock.systemUTC());
     }
 
     /** A stream thread that stops polling says where it waits (StuckThreadWatch). */

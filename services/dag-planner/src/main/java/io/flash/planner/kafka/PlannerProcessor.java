@@ -1,6 +1,7 @@
 package io.flash.planner.kafka;
 
 import io.flash.common.streams.Envelopes;
+import io.flash.common.streams.PendingEnvelopes;
 import io.flash.planner.core.JobPlanner;
 import io.flash.planner.core.Outbox;
 import io.flash.planner.core.PlanStore;
@@ -33,7 +34,9 @@ import static io.flash.planner.kafka.PlannerTopology.*;
  * and cancels, with its {@link PlanStore} over the task's stores ({@link StreamsPlanStore}); is its
  * {@link Outbox} to the sinks; every tick, hands it the retries whose
  * backoff has passed (the delayed store sorts by due time), and the unit and job steps still
- * unchanged a tick after they were taken ({@link Outbox#unitProgress}). Holds no decision.
+ * unchanged a tick after they were taken ({@link Outbox#unitProgress}); every envelope interval,
+ * sends the attempts made ready since the last one as envelopes ({@link PendingEnvelopes}). Holds
+ * no decision.
  *
  * <p>Those steps wait in memory, not in a store: a restarted planner has lost them, and the unit's
  * next status (a reason it waits, its end) is what readers see next — a view that shows such a
@@ -44,6 +47,7 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
     private final RetryPolicy retryPolicy;
     private final ShardSizing sizing;
     private final Duration tick;
+    private final Duration envelopeInterval;
     private final Clock clock;
     private ProcessorContext<String, SpecificRecord> context;
     private KeyValueStore<String, DelayedAttempt> delayed;
@@ -51,17 +55,18 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
     private long now;
     /** Sink and key → the step waiting to be published and when; in the order the steps were taken. */
     private final Map<String, PendingStep> pendingSteps = new LinkedHashMap<>();
-    /** Attempts made ready while handling the current record or tick: sent as envelopes when it is done. */
-    private final List<TaskReady> readyNow = new ArrayList<>();
+    /** Attempts made ready and not yet sent, kept in {@link PlannerTopology#OUTBOX_STORE} until they are. */
+    private PendingEnvelopes<TaskReady, TaskReadyBatch> pendingReady;
     private final Envelopes<TaskReady> envelopes = Envelopes.defaults();
 
     private record PendingStep(String sink, String key, SpecificRecord value, long dueAt) {
     }
 
-    PlannerProcessor(RetryPolicy retryPolicy, ShardSizing sizing, Duration tick, Clock clock) {
+    PlannerProcessor(RetryPolicy retryPolicy, ShardSizing sizing, Duration tick, Duration envelopeInterval, Clock clock) {
         this.retryPolicy = retryPolicy;
         this.sizing = sizing;
         this.tick = tick;
+        this.envelopeInterval = envelopeInterval;
         this.clock = clock;
     }
 
@@ -70,7 +75,11 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
         this.context = context;
         delayed = context.getStateStore(DELAYED_STORE);
         planner = new JobPlanner(new StreamsPlanStore(context), this, retryPolicy, sizing);
+        KeyValueStore<String, TaskReadyBatch> outbox = context.getStateStore(OUTBOX_STORE);
+        pendingReady = new PendingEnvelopes<>(outbox, "ready", TaskReadyBatch::new, TaskReadyBatch::getItems,
+                PlannerProcessor::sizeClass, PlannerProcessor::sizeOf);
         context.schedule(tick, PunctuationType.WALL_CLOCK_TIME, ts -> releaseDue());
+        context.schedule(envelopeInterval, PunctuationType.WALL_CLOCK_TIME, ts -> sendReady());
     }
 
     @Override
@@ -83,7 +92,7 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
         } else if (record.value() instanceof JobCommand command && command.getAction() == JobAction.CANCEL) {
             planner.cancel(command.getJobId(), command.getReason(), now);
         }
-        sendReady();
+        pendingReady.save();
     }
 
     private void releaseDue() {
@@ -101,27 +110,35 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
             delayed.delete(kv.key);
             planner.due(kv.value, now);
         }
-        sendReady();
+        pendingReady.save();
     }
 
     // Outbox
 
     @Override
     public void ready(TaskReady ready) {
-        readyNow.add(ready);
+        pendingReady.add(ready);
     }
 
     /**
-     * One envelope per job for what one record made ready (a scatter's shards: one record, not
-     * 1,000), forwarded before the record is done, so it is in the same transaction as the state
-     * that made it. Keyed by job, like task events: the dispatcher sees an attempt's dispatch and its
-     * events together; and all of a job's attempts on one topic, so a cancel never overtakes its start.
+     * What was made ready since the last interval, of every job of this task, in envelopes of at
+     * most 1,000 attempts (10,000 one-task jobs at 1,000/s: ~10 records a second per task, not
+     * 1,000). Each is keyed by the job of its first attempt: every job of this task hashes to the
+     * task's partition, so the dispatcher reads each attempt in the partition of its job's events, and
+     * all of a job's attempts on one topic, in order, so a cancel never overtakes its start.
      */
     private void sendReady() {
-        if (readyNow.isEmpty()) return;
-        envelopes.split(readyNow, TaskReady::getJobId, r -> r.getJobId() + "/" + r.getTask().getName(), PlannerProcessor::sizeOf)
-                .forEach((jobId, batches) -> batches.forEach(items -> forward(READY_SINK, jobId, new TaskReadyBatch(items))));
-        readyNow.clear();
+        now = clock.millis();
+        List<TaskReady> ready = pendingReady.drain();
+        if (ready.isEmpty()) return;
+        for (List<TaskReady> items : envelopes.split(ready, PlannerProcessor::sizeClass, PlannerProcessor::sizeOf)) {
+            forward(READY_SINK, items.get(0).getJobId(), new TaskReadyBatch(items));
+        }
+    }
+
+    /** The shards of one task differ only in ids and index: one is measured for all. */
+    private static String sizeClass(TaskReady ready) {
+        return ready.getJobId() + "/" + ready.getTask().getName();
     }
 
     private static int sizeOf(TaskReady ready) {

@@ -20,7 +20,8 @@ import java.time.Duration;
  * co-partitioned) meet in one processor. Its state, split so no record grows with a job:
  * {@link #JOBS_STORE} job id → JobProgress; {@link #SPECS_STORE} and {@link #TASKS_STORE}
  * "jobId/task" → TaskDefinition and LogicalTask; {@link #UNITS_STORE} unit id (task or shard id) →
- * TaskSummary; {@link #DELAYED_STORE} "dueAt/attemptId" → retries waiting out their backoff.
+ * TaskSummary; {@link #DELAYED_STORE} "dueAt/attemptId" → retries waiting out their backoff;
+ * {@link #OUTBOX_STORE} the attempts made ready and not yet sent, under one key.
  */
 public final class PlannerTopology {
 
@@ -29,6 +30,9 @@ public final class PlannerTopology {
     public static final String TASKS_STORE = "planner-tasks";
     public static final String UNITS_STORE = "planner-units";
     public static final String DELAYED_STORE = "planner-delayed";
+    public static final String OUTBOX_STORE = "planner-outbox";
+    /** How long attempts made ready may wait to be sent together (flash.planner.envelope-interval). */
+    public static final Duration DEFAULT_ENVELOPE_INTERVAL = Duration.ofMillis(5);
     /** Global: signature → ResourceEstimate, from the compacted estimates topic. */
     public static final String ESTIMATES_STORE = "planner-estimates";
     /** Global: framework shard → its latest heartbeat (the largest node an OOM-killed attempt may grow to). */
@@ -47,21 +51,23 @@ public final class PlannerTopology {
     }
 
     public static Topology build(FlashTopics topics, RetryPolicy retryPolicy, Duration tick, Clock clock) {
-        return build(topics, retryPolicy, ShardSizing.defaults(), tick, clock);
+        return build(topics, retryPolicy, ShardSizing.defaults(), tick, DEFAULT_ENVELOPE_INTERVAL, clock);
     }
 
-    public static Topology build(FlashTopics topics, RetryPolicy retryPolicy, ShardSizing sizing, Duration tick, Clock clock) {
+    public static Topology build(FlashTopics topics, RetryPolicy retryPolicy, ShardSizing sizing, Duration tick,
+                                 Duration envelopeInterval, Clock clock) {
         Topology topology = new Topology();
         String[] sources = {"accepted", "task-events", "commands"};
         Wiring.source(topology, sources[0], topics.jobsAccepted);
         Wiring.source(topology, sources[1], topics.tasksEvents);
         Wiring.source(topology, sources[2], topics.jobsCommands);
-        topology.addProcessor(PLANNER, () -> new PlannerProcessor(retryPolicy, sizing, tick, clock), sources);
+        topology.addProcessor(PLANNER, () -> new PlannerProcessor(retryPolicy, sizing, tick, envelopeInterval, clock), sources);
         Wiring.store(topology, JOBS_STORE, topics.storeSerde(JobProgress.class), PLANNER);
         Wiring.store(topology, SPECS_STORE, topics.storeSerde(TaskDefinition.class), PLANNER);
         Wiring.store(topology, TASKS_STORE, topics.storeSerde(LogicalTask.class), PLANNER);
         Wiring.store(topology, UNITS_STORE, topics.storeSerde(TaskSummary.class), PLANNER);
         Wiring.store(topology, DELAYED_STORE, topics.storeSerde(DelayedAttempt.class), PLANNER);
+        Wiring.store(topology, OUTBOX_STORE, topics.storeSerde(TaskReadyBatch.class), PLANNER);
         Wiring.sink(topology, READY_SINK, topics.tasksReadyBatches, PLANNER);
         Wiring.sink(topology, STATUS_SINK, topics.jobsStatus, PLANNER);
         Wiring.sink(topology, UNIT_STATUS_SINK, topics.tasksStatus, PLANNER);

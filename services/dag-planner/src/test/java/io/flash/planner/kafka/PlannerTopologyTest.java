@@ -18,6 +18,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import static io.flash.common.testing.Samples.*;
 import static org.junit.jupiter.api.Assertions.*;
@@ -45,7 +46,7 @@ class PlannerTopologyTest {
         accepted = harness.input(topics.jobsAccepted);
         events = harness.input(topics.tasksEvents);
         readyBatches = harness.output(topics.tasksReadyBatches);
-        ready = new ReadyAttempts(readyBatches);
+        ready = new ReadyAttempts(readyBatches, harness);
         status = harness.output(topics.jobsStatus);
         results = harness.output(topics.jobsResults);
     }
@@ -213,8 +214,13 @@ class PlannerTopologyTest {
     }
 
     @Test
-    void whatOneRecordMakesReadyIsOneEnvelopePerJobOfAtMostAThousand() {
+    void whatIsMadeReadyTravelsInEnvelopesOfAtMostAThousandOnceTheIntervalIsOver() {
         accepted.pipeInput("j", job("j", scattered("s", 2_500, 1), task("t")));
+        assertTrue(readyBatches.isEmpty(), "nothing is sent before the envelope interval is over");
+        KeyValueStore<String, TaskReadyBatch> outbox = harness.driver.getKeyValueStore(PlannerTopology.OUTBOX_STORE);
+        assertEquals(2_501, pendingInStore(outbox), "meanwhile in the store, so a commit keeps them");
+        sendEnvelopes();
+        assertEquals(0, pendingInStore(outbox), "sent: none left pending");
         var envelopes = readyBatches.readKeyValuesToList();
         assertEquals(List.of(1_000, 1_000, 501), envelopes.stream().map(kv -> kv.value.getItems().size()).toList(),
                 "2,500 shards and a task: three records, not 2,501");
@@ -225,6 +231,7 @@ class PlannerTopologyTest {
         assertEquals("j.t.1", all.get(2_500).getAttemptId());
 
         commands.pipeInput("j", JobCommand.newBuilder().setJobId("j").setAction(JobAction.CANCEL).setReason("test").setAt(0L).build());
+        sendEnvelopes();
         List<TaskReadyBatch> cancels = readyBatches.readValuesToList();
         assertEquals(List.of(1_000, 1_000, 501), cancels.stream().map(b -> b.getItems().size()).toList());
         assertTrue(cancels.stream().allMatch(b -> b.getItems().stream().allMatch(TaskReady::getCancel)));
@@ -235,12 +242,38 @@ class PlannerTopologyTest {
         TaskDefinition big = task("big");
         big.setCommand(List.of("sh", "-c", "x".repeat(100_000)));
         accepted.pipeInput("j", job("j", big, task("small")));
+        sendEnvelopes();
         List<TaskReadyBatch> envelopes = readyBatches.readValuesToList();
         assertEquals(1, envelopes.size(), "a 100 kB task and a small one share one record");
         accepted.pipeInput("k", job("k", withCommand(scattered("s", 20, 1), "y".repeat(100_000))));
+        sendEnvelopes();
         List<Integer> sizes = readyBatches.readValuesToList().stream().map(b -> b.getItems().size()).toList();
         assertEquals(20, sizes.stream().mapToInt(Integer::intValue).sum());
         assertTrue(sizes.stream().allMatch(n -> n <= 5), "20 shards of 100 kB: at most 5 per record, " + sizes);
+    }
+
+    /** Jobs accepted within one interval share envelopes: 100 one-task jobs are one record, not 100. */
+    @Test
+    void oneTaskJobsAcceptedWithinAnIntervalShareAnEnvelopeInTheirOrder() {
+        for (int i = 0; i < 100; i++) accepted.pipeInput("j" + i, job("j" + i, task("a")));
+        sendEnvelopes();
+        var envelopes = readyBatches.readKeyValuesToList();
+        assertEquals(1, envelopes.size());
+        assertEquals("j0", envelopes.get(0).key, "keyed by its first attempt's job: every job of a task is in its partition");
+        assertEquals(IntStream.range(0, 100).mapToObj(i -> "j" + i + ".a.1").toList(),
+                envelopes.get(0).value.getItems().stream().map(TaskReady::getAttemptId).toList());
+    }
+
+    private static int pendingInStore(KeyValueStore<String, TaskReadyBatch> outbox) {
+        int items = 0;
+        try (var all = outbox.all()) {
+            while (all.hasNext()) items += all.next().value.getItems().size();
+        }
+        return items;
+    }
+
+    private void sendEnvelopes() {
+        harness.driver.advanceWallClockTime(PlannerTopology.DEFAULT_ENVELOPE_INTERVAL);
     }
 
     private static TaskDefinition withCommand(TaskDefinition task, String script) {
@@ -248,16 +281,19 @@ class PlannerTopologyTest {
         return task;
     }
 
-    /** The attempts of the planner's envelopes, one by one, as the dispatcher takes them. */
+    /** The attempts of the planner's envelopes, one by one, as the dispatcher takes them once an interval is over. */
     private static final class ReadyAttempts {
         private final TestOutputTopic<String, TaskReadyBatch> batches;
+        private final TopologyHarness harness;
         private final Deque<KeyValue<String, TaskReady>> taken = new ArrayDeque<>();
 
-        ReadyAttempts(TestOutputTopic<String, TaskReadyBatch> batches) {
+        ReadyAttempts(TestOutputTopic<String, TaskReadyBatch> batches, TopologyHarness harness) {
             this.batches = batches;
+            this.harness = harness;
         }
 
         private void take() {
+            harness.driver.advanceWallClockTime(PlannerTopology.DEFAULT_ENVELOPE_INTERVAL);
             for (KeyValue<String, TaskReadyBatch> kv : batches.readKeyValuesToList()) {
                 kv.value.getItems().forEach(r -> taken.add(KeyValue.pair(kv.key, r)));
             }
