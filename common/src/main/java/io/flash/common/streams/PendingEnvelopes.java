@@ -21,6 +21,8 @@ import java.util.function.ToIntFunction;
  * chunks under keys {@code <prefix>/0, /1, ...}, used again after each flush: the store's cache keeps
  * only a key's last value per commit, so a commit writes one changelog record per chunk in use,
  * not one per item, and an input record rewrites only the last chunk (a few items), not all.
+ * Items of one {@code sizeClass} (the shards of one task) are measured once, as the first of them
+ * plus {@link Envelopes#SLACK_BYTES}.
  *
  * @param <T> an item
  * @param <E> what the store keeps: a chunk of items as one record
@@ -30,73 +32,105 @@ public final class PendingEnvelopes<T, E> {
     /** Items per stored chunk: rewritten whole when an input record adds to it. */
     public static final int CHUNK_ITEMS = 16;
 
+    private static final class Chunk<T> {
+        final List<T> items = new ArrayList<>();
+        int bytes;
+    }
+
     private final KeyValueStore<String, E> store;
     private final String prefix;
     private final Function<List<T>, E> pack;
     private final Function<T, String> sizeClass;
     private final ToIntFunction<T> measure;
-    private final Envelopes<T> chunkLimits = new Envelopes<>(CHUNK_ITEMS, Envelopes.<T>defaults().maxBytes());
+    private final Envelopes limits;
+    private final Envelopes chunkLimits;
     private final Map<String, Integer> sizes = new HashMap<>();
-    private final List<List<T>> chunks = new ArrayList<>();
-    private int openBytes;
+    private final List<Chunk<T>> chunks = new ArrayList<>();
     /** The first chunk changed since the last save, or -1. */
     private int firstUnsaved = -1;
     /** Keys the store holds: {@code <prefix>/0 .. /(stored - 1)}. */
     private int stored;
+    /** A chunk restored from the store is not added to: new items start the next one. */
+    private boolean lastClosed;
 
     public PendingEnvelopes(KeyValueStore<String, E> store, String prefix, Function<List<T>, E> pack, Function<E, List<T>> unpack,
-                            Function<T, String> sizeClass, ToIntFunction<T> measure) {
+                            Function<T, String> sizeClass, ToIntFunction<T> measure, Envelopes limits) {
         this.store = store;
         this.prefix = prefix;
         this.pack = pack;
         this.sizeClass = sizeClass;
         this.measure = measure;
+        this.limits = limits;
+        this.chunkLimits = new Envelopes(Math.min(CHUNK_ITEMS, limits.maxItems()), limits.maxBytes());
         for (E saved = store.get(key(0)); saved != null; saved = store.get(key(stored))) {
-            chunks.add(new ArrayList<>(unpack.apply(saved)));
+            Chunk<T> chunk = new Chunk<>();
+            for (T item : unpack.apply(saved)) {
+                chunk.items.add(item);
+                chunk.bytes += sizeOf(item);
+            }
+            chunks.add(chunk);
             stored++;
         }
-        openBytes = chunkLimits.maxBytes(); // a restored chunk is not added to: its size is not known
+        lastClosed = !chunks.isEmpty();
     }
 
     private String key(int chunk) {
         return prefix + "/" + chunk;
     }
 
+    private int sizeOf(T item) {
+        return sizes.computeIfAbsent(sizeClass.apply(item), c -> measure.applyAsInt(item) + Envelopes.SLACK_BYTES);
+    }
+
     public void add(T item) {
-        int size = sizes.computeIfAbsent(sizeClass.apply(item), c -> measure.applyAsInt(item) + Envelopes.SLACK_BYTES);
-        List<T> open = chunks.isEmpty() ? null : chunks.get(chunks.size() - 1);
-        if (open == null || open.size() >= chunkLimits.maxItems() || openBytes + size > chunkLimits.maxBytes()) {
-            open = new ArrayList<>();
+        int size = sizeOf(item);
+        Chunk<T> open = chunks.isEmpty() || lastClosed ? null : chunks.get(chunks.size() - 1);
+        if (open == null || !chunkLimits.takes(open.items.size(), open.bytes, 1, size)) {
+            open = new Chunk<>();
             chunks.add(open);
-            openBytes = 0;
+            lastClosed = false;
         }
-        open.add(item);
-        openBytes += size;
+        open.items.add(item);
+        open.bytes += size;
         if (firstUnsaved < 0) firstUnsaved = chunks.size() - 1;
     }
 
     /** After each input record (or punctuation) that added items: from here a commit keeps them. */
     public void save() {
         if (firstUnsaved < 0) return;
-        for (int i = firstUnsaved; i < chunks.size(); i++) store.put(key(i), pack.apply(new ArrayList<>(chunks.get(i))));
+        for (int i = firstUnsaved; i < chunks.size(); i++) store.put(key(i), pack.apply(new ArrayList<>(chunks.get(i).items)));
         stored = Math.max(stored, chunks.size());
         firstUnsaved = -1;
     }
 
-    /** The items to send now, in the order they were added; none pending afterwards. */
-    public List<T> drain() {
+    /** The envelopes to send now: the items in the order they were added, none pending afterwards. */
+    public List<List<T>> drain() {
         if (chunks.isEmpty()) return List.of();
-        List<T> out = new ArrayList<>();
-        chunks.forEach(out::addAll);
+        List<List<T>> envelopes = new ArrayList<>();
+        List<T> open = null;
+        int openBytes = 0;
+        for (Chunk<T> chunk : chunks) {
+            for (T item : chunk.items) {
+                int size = sizeOf(item);
+                if (open == null || !limits.takes(open.size(), openBytes, 1, size)) {
+                    open = new ArrayList<>();
+                    envelopes.add(open);
+                    openBytes = 0;
+                }
+                open.add(item);
+                openBytes += size;
+            }
+        }
         for (int i = 0; i < stored; i++) store.delete(key(i));
         chunks.clear();
         sizes.clear();
         stored = 0;
         firstUnsaved = -1;
-        return out;
+        lastClosed = false;
+        return envelopes;
     }
 
     public int size() {
-        return chunks.stream().mapToInt(List::size).sum();
+        return chunks.stream().mapToInt(c -> c.items.size()).sum();
     }
 }

@@ -26,7 +26,7 @@ class PendingEnvelopesTest {
 
     private PendingEnvelopes<String, String> pending() {
         return new PendingEnvelopes<>(store, "ready", items -> String.join(",", items), packed -> Arrays.asList(packed.split(",")),
-                item -> item.substring(0, 1), String::length);
+                item -> item.substring(0, 1), String::length, new Envelopes(40, 512 * 1024));
     }
 
     @Test
@@ -39,7 +39,7 @@ class PendingEnvelopesTest {
         before.save();
         PendingEnvelopes<String, String> after = pending(); // the task on another instance, or after a crash
         assertEquals(3, after.size());
-        assertEquals(List.of("a", "b", "c"), after.drain());
+        assertEquals(List.of(List.of("a", "b", "c")), after.drain());
         try (var all = store.all()) {
             assertFalse(all.hasNext(), "sent: nothing pending in the store");
         }
@@ -57,7 +57,7 @@ class PendingEnvelopesTest {
         restored.add("y");
         restored.save();
         assertEquals("y", store.get("ready/3"), "a restored chunk is kept as it was; new items open another");
-        assertEquals(41, restored.drain().size());
+        assertEquals(List.of(40, 1), restored.drain().stream().map(List::size).toList(), "envelopes of at most 40 items here");
     }
 
     @Test
@@ -76,7 +76,7 @@ class PendingEnvelopesTest {
         pending.save();
         pending.add("b");
         assertEquals("a", store.get("ready/0"), "a commit now would take only what was saved");
-        assertEquals(List.of("a", "b"), pending.drain(), "the sending task sends all it holds");
+        assertEquals(List.of(List.of("a", "b")), pending.drain(), "the sending task sends all it holds");
         assertNull(store.get("ready/0"));
     }
 
@@ -86,10 +86,10 @@ class PendingEnvelopesTest {
         assertEquals(List.of(), pending.drain());
         pending.add("a");
         pending.save();
-        assertEquals(List.of("a"), pending.drain());
+        assertEquals(List.of(List.of("a")), pending.drain());
         pending.add("b");
         pending.save();
         assertEquals("b", store.get("ready/0"), "the keys are used again after a flush");
-        assertEquals(List.of("b"), pending().drain());
+        assertEquals(List.of(List.of("b")), pending().drain());
     }
 }

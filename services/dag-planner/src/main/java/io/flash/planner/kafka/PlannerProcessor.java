@@ -57,7 +57,6 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
     private final Map<String, PendingStep> pendingSteps = new LinkedHashMap<>();
     /** Attempts made ready and not yet sent, kept in {@link PlannerTopology#OUTBOX_STORE} until they are. */
     private PendingEnvelopes<TaskReady, TaskReadyBatch> pendingReady;
-    private final Envelopes<TaskReady> envelopes = Envelopes.defaults();
 
     private record PendingStep(String sink, String key, SpecificRecord value, long dueAt) {
     }
@@ -77,7 +76,7 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
         planner = new JobPlanner(new StreamsPlanStore(context), this, retryPolicy, sizing);
         KeyValueStore<String, TaskReadyBatch> outbox = context.getStateStore(OUTBOX_STORE);
         pendingReady = new PendingEnvelopes<>(outbox, "ready", TaskReadyBatch::new, TaskReadyBatch::getItems,
-                PlannerProcessor::sizeClass, PlannerProcessor::sizeOf);
+                PlannerProcessor::sizeClass, PlannerProcessor::sizeOf, Envelopes.defaults());
         context.schedule(tick, PunctuationType.WALL_CLOCK_TIME, ts -> releaseDue());
         context.schedule(envelopeInterval, PunctuationType.WALL_CLOCK_TIME, ts -> sendReady());
     }
@@ -129,11 +128,7 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
      */
     private void sendReady() {
         now = clock.millis();
-        List<TaskReady> ready = pendingReady.drain();
-        if (ready.isEmpty()) return;
-        for (List<TaskReady> items : envelopes.split(ready, PlannerProcessor::sizeClass, PlannerProcessor::sizeOf)) {
-            forward(READY_SINK, items.get(0).getJobId(), new TaskReadyBatch(items));
-        }
+        for (List<TaskReady> items : pendingReady.drain()) forward(READY_SINK, items.get(0).getJobId(), new TaskReadyBatch(items));
     }
 
     /** The shards of one task differ only in ids and index: one is measured for all. */
