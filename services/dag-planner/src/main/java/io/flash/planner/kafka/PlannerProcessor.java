@@ -121,8 +121,8 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
 
     /**
      * What was made ready since the last interval, of every job of this task, in envelopes of at
-     * most 1,000 attempts (10,000 one-task jobs at 1,000/s: ~10 records a second per task, not
-     * 1,000). Each is keyed by the job of its first attempt: every job of this task hashes to the
+     * most 1,000 attempts (10,000 one-task jobs at full load: ~1,300 records, not 10,000; see
+     * docs/performance.md). Each is keyed by the job of its first attempt: every job of this task hashes to the
      * task's partition, so the dispatcher reads each attempt in the partition of its job's events, and
      * all of a job's attempts on one topic, in order, so a cancel never overtakes its start.
      */
