@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-/** Which failed registry calls are asked again: one that exchanged no bytes, once; the registry's own answer, never. */
+/** Which failed registry calls are asked again: one that exchanged no bytes or had no answer in time, once; the registry's own answer, never. */
 class RegistryCallRetryTest {
 
     private final AtomicInteger calls = new AtomicInteger();
@@ -45,6 +45,29 @@ class RegistryCallRetryTest {
     void twoFailuresToExchangeBytesInARowAreTheRegistrysToReport() {
         RuntimeException e = assertThrows(RuntimeException.class, () -> client(staleConnection(), staleConnection()).getSchemaByContentId(7L));
         assertTrue(BoundedRegistryClient.anIOFailure(e));
+        assertEquals(2, calls.get(), "asked twice, not for ever");
+    }
+
+    /** A registry client whose first {@code slow} calls answer only after a second. */
+    private BoundedRegistryClient slowAtFirst(int slow, Duration bound) {
+        RegistryClientFacade inner = (RegistryClientFacade) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[]{RegistryClientFacade.class}, (proxy, method, args) -> {
+                    if (calls.incrementAndGet() <= slow) Thread.sleep(1_000);
+                    return "{\"type\":\"string\"}";
+                });
+        return new BoundedRegistryClient(inner, "http://registry", bound);
+    }
+
+    @Test
+    void aCallWithNoAnswerWithinItsBoundIsAskedOnceMoreAndAnswers() {
+        assertEquals("{\"type\":\"string\"}", slowAtFirst(1, Duration.ofMillis(200)).getSchemaByGlobalId(7, false));
+        assertEquals(2, calls.get());
+    }
+
+    @Test
+    void twoCallsWithNoAnswerInARowAreTheRegistrysToReport() {
+        RuntimeException e = assertThrows(RuntimeException.class, () -> slowAtFirst(2, Duration.ofMillis(200)).getSchemaByContentId(7L));
+        assertTrue(e.getMessage().contains("did not answer"), e.getMessage());
         assertEquals(2, calls.get(), "asked twice, not for ever");
     }
 
