@@ -21,9 +21,17 @@ build() { # name, dockerfile, context
   rm -f "$out"
   echo "built flash/$1:$tag ($(docker image inspect -f '{{.Size}}' "flash/$1:$tag") bytes, $((SECONDS - t0)) s)"
 }
-build kafka "$home/infra/images/kafka/Dockerfile" "$home/infra"
-build registry "$home/infra/images/registry/Dockerfile" "$home/infra"
-for s in ingest dag-planner dispatcher framework-ecs framework-batch autoscaler executor; do
+services="ingest dag-planner dispatcher framework-ecs framework-batch autoscaler executor"
+for s in $services; do
   [ -f "$home/services/$s/target/quarkus-app/quarkus-run.jar" ] || { echo "services/$s is not built: run 'mvn -B install -DskipTests' first" >&2; exit 1; }
-  build "$s" "$home/services/$s/src/main/docker/Dockerfile.jvm" "$home/services/$s"
 done
+# Side by side: each build mostly copies a context and commits a layer, and a fresh clone rebuilds them all.
+pids=()
+build kafka "$home/infra/images/kafka/Dockerfile" "$home/infra" & pids+=($!)
+build registry "$home/infra/images/registry/Dockerfile" "$home/infra" & pids+=($!)
+for s in $services; do
+  build "$s" "$home/services/$s/src/main/docker/Dockerfile.jvm" "$home/services/$s" & pids+=($!)
+done
+failed=0
+for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+[ "$failed" = 0 ] || { echo "an image did not build (its docker output is above)" >&2; exit 1; }

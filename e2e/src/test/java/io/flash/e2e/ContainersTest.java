@@ -18,6 +18,9 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.*;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.stream.Stream;
 
 import static io.flash.e2e.FoundationTest.job;
@@ -51,8 +54,22 @@ class ContainersTest {
     private void start(String name, GenericContainer<?> c) {
         long t0 = System.nanoTime();
         c.start();
-        started.add(c);
-        readyMillis.put(name, (System.nanoTime() - t0) / 1_000_000);
+        synchronized (started) { // the two kept in the same order: whyNoResult pairs them by position
+            started.add(c);
+            readyMillis.put(name, (System.nanoTime() - t0) / 1_000_000);
+        }
+    }
+
+    /** Starts the containers side by side, as bin/flash up starts the services: none waits for another. */
+    private void startTogether(Map<String, GenericContainer<?>> containers) {
+        ExecutorService threads = Executors.newFixedThreadPool(containers.size()); // the common pool has one thread on two cores
+        try {
+            CompletableFuture.allOf(containers.entrySet().stream()
+                    .map(e -> CompletableFuture.runAsync(() -> start(e.getKey(), e.getValue()), threads))
+                    .toArray(CompletableFuture[]::new)).join();
+        } finally {
+            threads.shutdown();
+        }
     }
 
     private GenericContainer<?> service(String name, int port) {
@@ -73,10 +90,6 @@ class ContainersTest {
                 .waitingFor(Wait.forLogMessage(".*Kafka Server started.*", 1).withStartupTimeout(Duration.ofMinutes(2))));
         start("registry", publish(container("registry", "registry"), REGISTRY_HOST_PORT, 8081)
                 .waitingFor(Wait.forHealthcheck().withStartupTimeout(Duration.ofMinutes(3)))); // the image's own health check
-        start("ingest", service("ingest", 8090));
-        start("dag-planner", service("dag-planner", 8091));
-        start("dispatcher", service("dispatcher", 8092));
-        start("framework-ecs", service("framework-ecs", 8093));
         // The executor's containers are siblings on the host engine: the work root has the same path on both sides.
         workRoot = Files.createTempDirectory("flash-containers-work");
         Files.setPosixFilePermissions(workRoot, PosixFilePermissions.fromString("rwxrwxrwx"));
@@ -88,7 +101,13 @@ class ContainersTest {
                 .withFileSystemBind("/sys/fs/cgroup", "/sys/fs/cgroup", BindMode.READ_ONLY)
                 .withFileSystemBind(workRoot.toString(), workRoot.toString(), BindMode.READ_WRITE)
                 .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withGroupAdd(List.of(dockerGroup)));
-        start("executor", executor);
+        Map<String, GenericContainer<?>> services = new LinkedHashMap<>();
+        services.put("ingest", service("ingest", 8090));
+        services.put("dag-planner", service("dag-planner", 8091));
+        services.put("dispatcher", service("dispatcher", 8092));
+        services.put("framework-ecs", service("framework-ecs", 8093));
+        services.put("executor", executor);
+        startTogether(services);
         System.out.println("container start to ready (ms): " + readyMillis);
     }
 

@@ -50,6 +50,20 @@ public final class ClusterWorkerLoop implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(ClusterWorkerLoop.class);
 
+    /**
+     * The shortest wait for commands, even with a look due: a group rebalance advances only inside
+     * poll, one request and its answer at a time, so with looks of seconds back to back (a cluster
+     * whose jobs end often) a poll of zero left a joining instance without shards for 40 s.
+     */
+    private static final Duration LEAST_POLL = Duration.ofMillis(100);
+
+    /**
+     * How old the last look may grow within a batch. Meanwhile the shards heartbeat on their own
+     * (after a tick and a half without a look), offering no free room until a look answers again;
+     * {@code flash.batch.down-after} is far longer.
+     */
+    private static final Duration BETWEEN_COMMANDS = Duration.ofSeconds(10);
+
     private final Topic<String, ClusterCommand> commands;
     private final Topic<String, ClusterReport> reports;
     private final Duration tick;
@@ -64,6 +78,7 @@ public final class ClusterWorkerLoop implements AutoCloseable {
     private final Thread thread;
     private volatile boolean stopping;
     private long nextLook;
+    private long lastLook;
 
     /**
      * @param tick          how often the cluster is looked at
@@ -129,13 +144,13 @@ public final class ClusterWorkerLoop implements AutoCloseable {
         try {
             while (!stopping) {
                 try {
-                    long wait = Math.max(0, Math.min(nextLook, nextWatch) - clock.millis());
+                    long wait = Math.max(LEAST_POLL.toMillis(), Math.min(nextLook, nextWatch) - clock.millis());
                     List<ClusterCommand> batch = new ArrayList<>();
                     for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(wait))) {
                         ClusterCommand command = decoder.decode(record);
                         if (command != null) batch.add(command);
                     }
-                    if (!batch.isEmpty()) worker.carryOut(batch, clock.millis(), this::lookIfDue);
+                    if (!batch.isEmpty()) worker.carryOut(batch, clock.millis(), this::lookIfOverdue);
                     if (clock.millis() >= nextWatch) {
                         if (worker.somethingEnded()) nextLook = 0; // an end is reported now, not at the tick
                         nextWatch = clock.millis() + watchInterval.toMillis();
@@ -163,11 +178,22 @@ public final class ClusterWorkerLoop implements AutoCloseable {
         }
     }
 
-    /** One look per tick, between commands too: the shards' heartbeats ride on the looks. */
+    /** One look per tick: the shards' heartbeats ride on the looks. */
     private void lookIfDue() {
         if (clock.millis() < nextLook) return;
         worker.look(clock.millis());
-        nextLook = clock.millis() + tick.toMillis();
+        lastLook = clock.millis();
+        nextLook = lastLook + tick.toMillis();
+    }
+
+    /**
+     * Between the commands of a batch, a look only once the last is {@link #BETWEEN_COMMANDS} old:
+     * a look costs a Grid Engine seconds when its jobs end often (qstat, qacct, qhost), and one
+     * every tick between submissions left a batch of six taking half a minute, and the group's
+     * rebalance, which advances only when the loop polls, waiting as long.
+     */
+    private void lookIfOverdue() {
+        if (clock.millis() >= lastLook + Math.max(tick.toMillis(), BETWEEN_COMMANDS.toMillis())) lookIfDue();
     }
 
     /** Back to the last committed positions, so the batch whose reports or commit failed is read again. */
