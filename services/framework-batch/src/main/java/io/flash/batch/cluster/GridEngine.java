@@ -113,14 +113,20 @@ public final class GridEngine implements Cluster {
                 listed.add(name);
             }
         }
-        // qstat forgets a job the moment it ends: its accounting record says how; an array's, per task, in one call
+        // qstat forgets a job the moment it ends: its accounting record says how; an array's, per task, in one call,
+        // and the attempts of one Flash job's tasks in one call too (qacct reads the whole accounting file each time)
         Map<String, List<String>> byArray = new HashMap<>();
+        Map<String, List<String>> byFlashJob = new HashMap<>();
         for (String name : names) {
             if (listed.contains(name)) continue;
             String array = ArrayNames.arrayOf(name);
             if (array != null) byArray.computeIfAbsent(array, a -> new ArrayList<>()).add(name);
-            else accounted(name).ifPresent(found::add);
+            else byFlashJob.computeIfAbsent(flashJobPart(name), j -> new ArrayList<>()).add(name);
         }
+        byFlashJob.forEach((part, alone) -> {
+            if (alone.size() == 1) accounted(alone.get(0)).ifPresent(found::add);
+            else found.addAll(accounted(part + "*", alone));
+        });
         byArray.forEach((array, elements) -> {
             Commands.Result r = commands.tryRun(List.of("qacct", "-j", array), null);
             Map<String, Job> byName = new HashMap<>();
@@ -139,6 +145,27 @@ public final class GridEngine implements Cluster {
             }
         });
         return found;
+    }
+
+    /**
+     * What the cluster jobs of one Flash job's attempts share: all but the last two parts of the name
+     * (task, attempt), which hold no pattern character (a task's name is letters, digits, - and _).
+     */
+    static String flashJobPart(String name) {
+        int last = name.lastIndexOf('.');
+        int before = last <= 0 ? -1 : name.lastIndexOf('.', last - 1);
+        return before <= 0 ? name : name.substring(0, before + 1);
+    }
+
+    /** The last accounting record of each name found, all read by one qacct of the names' shared beginning. */
+    private List<Job> accounted(String pattern, Collection<String> names) {
+        Commands.Result r = commands.tryRun(List.of("qacct", "-j", pattern), null);
+        if (r.exitCode() != 0) return List.of(); // none has a record yet
+        Map<String, Map<String, String>> last = new HashMap<>();
+        for (Map<String, String> record : records(r.out())) {
+            if (names.contains(record.get("jobname"))) last.put(record.get("jobname"), record); // a name run twice: the last
+        }
+        return last.values().stream().map(GridEngine::finished).toList();
     }
 
     private Optional<Job> accounted(String name) {

@@ -51,6 +51,26 @@ class GridEngineTest {
         assertEquals(4, failed.exitCode());
     }
 
+    /** qstat forgets them at once; one qacct of their shared beginning says how each ended. */
+    @Test
+    void theEndedAttemptsOfOneFlashJobAreReadFromTheAccountingTogether() throws Exception {
+        String job = "t." + UUID.randomUUID().toString().substring(0, 8) + ".job-" + UUID.randomUUID() + ".";
+        List<String> names = List.of(job + "a.1", job + "b.1", job + "c.2");
+        List<String> scripts = List.of("exit 0\n", "exit 3\n", "exit 0\n");
+        for (int i = 0; i < names.size(); i++) {
+            sge.submit(new Cluster.JobSpec(names.get(i), 1, 64L << 20, null, null, scripts.get(i), dir.resolve("logs/" + i + ".out").toString()));
+        }
+        for (String name : names) awaitEnd(name);
+        assertEquals(job, GridEngine.flashJobPart(names.get(0)));
+        Map<String, Cluster.Job> ended = new HashMap<>();
+        for (Cluster.Job j : sge.jobs(job.substring(0, 2), names)) ended.put(j.name(), j);
+        assertEquals(Set.copyOf(names), ended.keySet());
+        assertEquals(Cluster.Phase.SUCCEEDED, ended.get(names.get(0)).phase());
+        assertEquals(Cluster.Phase.FAILED, ended.get(names.get(1)).phase());
+        assertEquals(3, ended.get(names.get(1)).exitCode());
+        assertEquals(Cluster.Phase.SUCCEEDED, ended.get(names.get(2)).phase());
+    }
+
     @Test
     void anArraysElementsRunTheirOwnScriptsEndTheirOwnWayAreListedUnderTheirOwnNamesAndDeletedOneByOne() throws Exception {
         String prefix = "t-" + UUID.randomUUID(), array = prefix + ".a.s_.1";
