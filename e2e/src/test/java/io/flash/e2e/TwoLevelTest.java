@@ -174,7 +174,7 @@ class TwoLevelTest extends StackTest {
     void anExecutorKilledMidTaskLosesItsAttemptsWhichRerunOnAnotherNode() throws Exception {
         List<TaskSpec> tasks = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            TaskSpec t = task("long" + i, "sleep 12", 0.5, "32Mi");
+            TaskSpec t = task("long" + i, "sleep 8", 0.5, "32Mi");
             t.setFramework("ecs-hdd");
             tasks.add(t);
         }
