@@ -1,0 +1,130 @@
+package io.flash.common.cache;
+
+import io.flash.schema.Fetch;
+import io.flash.schema.Mount;
+import io.flash.schema.TaskSpec;
+import io.flash.schema.Upload;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The cache key of a unit: a hash of what determines its result (docs/caching.md, recipe v1). The
+ * unit's spec gives what the job file says; {@link Identities} gives what the spec only names — the
+ * image by digest, each input and fetched file by its content — so the key changes when any of them
+ * does and not otherwise. An input an upstream task made is named by that task's key and the path
+ * ({@link #madeBy}), a Merkle chain: a change early in a DAG changes every key after it without
+ * hashing a large file twice. What only decides where and how fast a unit runs (resources, timeout,
+ * retries, framework, labels, spot) is not in the key.
+ */
+public final class CacheKeys {
+
+    /** Named in every key: a recipe that changes gets a new version, and old entries simply miss. */
+    public static final String RECIPE = "v1";
+
+    /** Set by the executor for each attempt, never by a job file: not what the result depends on. */
+    static final Set<String> PER_ATTEMPT_ENV = Set.of("FLASH_JOB_ID", "FLASH_TASK_ID", "FLASH_ATTEMPT_ID");
+
+    /** What the spec names and only the place that runs it can resolve. */
+    public interface Identities {
+        /** The image's repository digest ({@code sha256:…}), or a local image's ID. */
+        String image(String image);
+
+        /** A workspace file the unit reads: {@link #madeBy} for one an upstream task made, else {@link #content}. */
+        String input(String path);
+
+        /** A fetched file: its inline content's hash, an object's ETag and length, or a shared file's hash. */
+        String fetch(Fetch fetch);
+    }
+
+    private CacheKeys() {
+    }
+
+    /** @param unit the unit's spec as it runs: a shard's spec carries its own FLASH_SHARD_* variables */
+    public static String key(TaskSpec unit, Identities identities) {
+        Canonical c = new Canonical();
+        c.put("recipe", RECIPE);
+        c.put("image", identities.image(unit.getImage()));
+        c.put("command", unit.getCommand());
+        c.put("shell", unit.getShell());
+        Map<String, String> env = new TreeMap<>(unit.getEnv());
+        env.keySet().removeAll(PER_ATTEMPT_ENV);
+        env.forEach((name, value) -> c.put("env " + name, value));
+        c.put("workdir", unit.getWorkdir());
+        for (String path : sorted(unit.getInputs())) c.put("input " + path, identities.input(path));
+        for (Fetch f : unit.getFetches()) c.put("fetch " + f.getTo() + (f.getDirectory() ? "/" : ""), identities.fetch(f));
+        for (Mount m : unit.getMounts()) c.put("mount " + m.getPath(), m.getSource() + (m.getReadOnly() ? " ro" : " rw"));
+        c.put("outputs", sorted(unit.getOutputs()));
+        c.put("stdout", unit.getStdoutTo());
+        c.put("stderr", unit.getStderrTo());
+        for (Upload u : unit.getUploads()) c.put("upload " + u.getFrom(), u.getUrl() + " " + u.getPrefix());
+        c.put("retry on", unit.getRetryOnExitCodes().stream().sorted().map(String::valueOf).toList());
+        c.put("fail on", unit.getFailOnExitCodes().stream().sorted().map(String::valueOf).toList());
+        return RECIPE + ":" + c.digest();
+    }
+
+    /** The identity of a workspace file an upstream unit of this key wrote at this path. */
+    public static String madeBy(String upstreamKey, String path) {
+        return "made by " + upstreamKey + " at " + path;
+    }
+
+    /** The identity of bytes by their content. */
+    public static String content(byte[] bytes) {
+        return "sha256:" + HexFormat.of().formatHex(sha256().digest(bytes));
+    }
+
+    private static List<String> sorted(List<String> values) {
+        List<String> copy = new ArrayList<>(values);
+        copy.sort(null);
+        return copy;
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
+    }
+
+    /**
+     * Each part as its name and value, both length-prefixed, so that no two recipes write the same
+     * bytes ("a" + "bc" and "ab" + "c" differ) and an absent value differs from an empty one.
+     */
+    private static final class Canonical {
+        private final MessageDigest digest = sha256();
+
+        void put(String name, String value) {
+            write(name);
+            if (value == null) digest.update((byte) 0);
+            else {
+                digest.update((byte) 1);
+                write(value);
+            }
+        }
+
+        void put(String name, List<String> values) {
+            write(name);
+            write(Integer.toString(values.size()));
+            values.forEach(this::write);
+        }
+
+        private void write(String s) {
+            byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+            digest.update(Integer.toString(bytes.length).getBytes(StandardCharsets.US_ASCII));
+            digest.update((byte) ':');
+            digest.update(bytes);
+        }
+
+        String digest() {
+            return HexFormat.of().formatHex(digest.digest());
+        }
+    }
+}
