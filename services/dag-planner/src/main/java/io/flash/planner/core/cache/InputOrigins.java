@@ -1,0 +1,53 @@
+package io.flash.planner.core.cache;
+
+import io.flash.schema.TaskSpec;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Which upstream task made each input of a task, so the input's cache identity is that task's key
+ * and the path (docs/caching.md: a Merkle chain) rather than a hash of the file. The task that made
+ * it is the nearest ancestor declaring the path as an output: one that every other such ancestor
+ * precedes, since it wrote last. Two that neither precedes (parallel branches writing one path)
+ * leave the file's content to decide, as does an input no ancestor declares (a job file's, a
+ * fetched one).
+ */
+public final class InputOrigins {
+
+    private final Map<String, TaskSpec> byName = new HashMap<>();
+
+    public InputOrigins(List<TaskSpec> tasks) {
+        for (TaskSpec t : tasks) byName.put(t.getName(), t);
+    }
+
+    /** The task whose output the input is, or empty when its content must be hashed. */
+    public Optional<String> madeBy(String taskName, String input) {
+        Set<String> writers = new HashSet<>();
+        for (String ancestor : ancestors(taskName)) {
+            if (byName.get(ancestor).getOutputs().contains(input)) writers.add(ancestor);
+        }
+        for (String candidate : writers) {
+            Set<String> before = ancestors(candidate);
+            if (writers.stream().allMatch(w -> w.equals(candidate) || before.contains(w))) return Optional.of(candidate);
+        }
+        return Optional.empty();
+    }
+
+    /** Every task the named one depends on, directly or not. */
+    Set<String> ancestors(String taskName) {
+        Set<String> seen = new HashSet<>();
+        Deque<String> todo = new ArrayDeque<>(byName.get(taskName).getDependsOn());
+        while (!todo.isEmpty()) {
+            String next = todo.pop();
+            if (seen.add(next)) todo.addAll(byName.get(next).getDependsOn());
+        }
+        return seen;
+    }
+}
