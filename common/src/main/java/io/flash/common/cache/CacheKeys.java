@@ -5,6 +5,8 @@ import io.flash.schema.Mount;
 import io.flash.schema.TaskSpec;
 import io.flash.schema.Upload;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -78,6 +80,14 @@ public final class CacheKeys {
     /** The identity of bytes by their content. */
     public static String content(byte[] bytes) {
         return "sha256:" + HexFormat.of().formatHex(sha256().digest(bytes));
+    }
+
+    /** The identity of a stream's bytes by their content, read to its end in blocks (a file of gigabytes too). */
+    public static String content(InputStream in) throws IOException {
+        MessageDigest digest = sha256();
+        byte[] block = new byte[1 << 16];
+        for (int n; (n = in.read(block)) != -1; ) digest.update(block, 0, n);
+        return "sha256:" + HexFormat.of().formatHex(digest.digest());
     }
 
     private static List<String> sorted(List<String> values) {
