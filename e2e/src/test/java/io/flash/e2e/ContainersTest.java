@@ -18,9 +18,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.*;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.stream.Stream;
 
 import static io.flash.e2e.FoundationTest.job;
@@ -54,22 +51,8 @@ class ContainersTest {
     private void start(String name, GenericContainer<?> c) {
         long t0 = System.nanoTime();
         c.start();
-        synchronized (started) { // the two kept in the same order: whyNoResult pairs them by position
-            started.add(c);
-            readyMillis.put(name, (System.nanoTime() - t0) / 1_000_000);
-        }
-    }
-
-    /** Starts the containers side by side, as bin/flash up starts the services: none waits for another. */
-    private void startTogether(Map<String, GenericContainer<?>> containers) {
-        ExecutorService threads = Executors.newFixedThreadPool(containers.size()); // the common pool has one thread on two cores
-        try {
-            CompletableFuture.allOf(containers.entrySet().stream()
-                    .map(e -> CompletableFuture.runAsync(() -> start(e.getKey(), e.getValue()), threads))
-                    .toArray(CompletableFuture[]::new)).join();
-        } finally {
-            threads.shutdown();
-        }
+        started.add(c);
+        readyMillis.put(name, (System.nanoTime() - t0) / 1_000_000);
     }
 
     private GenericContainer<?> service(String name, int port) {
@@ -90,6 +73,10 @@ class ContainersTest {
                 .waitingFor(Wait.forLogMessage(".*Kafka Server started.*", 1).withStartupTimeout(Duration.ofMinutes(2))));
         start("registry", publish(container("registry", "registry"), REGISTRY_HOST_PORT, 8081)
                 .waitingFor(Wait.forHealthcheck().withStartupTimeout(Duration.ofMinutes(3)))); // the image's own health check
+        start("ingest", service("ingest", 8090));
+        start("dag-planner", service("dag-planner", 8091));
+        start("dispatcher", service("dispatcher", 8092));
+        start("framework-ecs", service("framework-ecs", 8093));
         // The executor's containers are siblings on the host engine: the work root has the same path on both sides.
         workRoot = Files.createTempDirectory("flash-containers-work");
         Files.setPosixFilePermissions(workRoot, PosixFilePermissions.fromString("rwxrwxrwx"));
@@ -101,13 +88,7 @@ class ContainersTest {
                 .withFileSystemBind("/sys/fs/cgroup", "/sys/fs/cgroup", BindMode.READ_ONLY)
                 .withFileSystemBind(workRoot.toString(), workRoot.toString(), BindMode.READ_WRITE)
                 .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withGroupAdd(List.of(dockerGroup)));
-        Map<String, GenericContainer<?>> services = new LinkedHashMap<>();
-        services.put("ingest", service("ingest", 8090));
-        services.put("dag-planner", service("dag-planner", 8091));
-        services.put("dispatcher", service("dispatcher", 8092));
-        services.put("framework-ecs", service("framework-ecs", 8093));
-        services.put("executor", executor);
-        startTogether(services);
+        start("executor", executor);
         System.out.println("container start to ready (ms): " + readyMillis);
     }
 
