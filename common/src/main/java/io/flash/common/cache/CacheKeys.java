@@ -5,12 +5,13 @@ import io.flash.schema.Mount;
 import io.flash.schema.TaskSpec;
 import io.flash.schema.Upload;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -60,10 +61,10 @@ public final class CacheKeys {
         env.keySet().removeAll(PER_ATTEMPT_ENV);
         env.forEach((name, value) -> c.put("env " + name, value));
         c.put("workdir", unit.getWorkdir());
-        for (String path : sorted(unit.getInputs())) c.put("input " + path, identities.input(path));
+        for (String path : unit.getInputs().stream().sorted().toList()) c.put("input " + path, identities.input(path));
         for (Fetch f : unit.getFetches()) c.put("fetch " + f.getTo() + (f.getDirectory() ? "/" : ""), identities.fetch(f));
         for (Mount m : unit.getMounts()) c.put("mount " + m.getPath(), m.getSource() + (m.getReadOnly() ? " ro" : " rw"));
-        c.put("outputs", sorted(unit.getOutputs()));
+        c.put("outputs", unit.getOutputs().stream().sorted().toList());
         c.put("stdout", unit.getStdoutTo());
         c.put("stderr", unit.getStderrTo());
         for (Upload u : unit.getUploads()) c.put("upload " + u.getFrom(), u.getUrl() + " " + u.getPrefix());
@@ -79,7 +80,11 @@ public final class CacheKeys {
 
     /** The identity of bytes by their content. */
     public static String content(byte[] bytes) {
-        return "sha256:" + HexFormat.of().formatHex(sha256().digest(bytes));
+        try {
+            return content(new ByteArrayInputStream(bytes));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a byte array is never unreadable
+        }
     }
 
     /** The identity of a stream's bytes by their content, read to its end in blocks (a file of gigabytes too). */
@@ -88,12 +93,6 @@ public final class CacheKeys {
         byte[] block = new byte[1 << 16];
         for (int n; (n = in.read(block)) != -1; ) digest.update(block, 0, n);
         return "sha256:" + HexFormat.of().formatHex(digest.digest());
-    }
-
-    private static List<String> sorted(List<String> values) {
-        List<String> copy = new ArrayList<>(values);
-        copy.sort(null);
-        return copy;
     }
 
     private static MessageDigest sha256() {

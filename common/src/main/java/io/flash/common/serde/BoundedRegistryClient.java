@@ -56,15 +56,16 @@ final class BoundedRegistryClient implements RegistryClientFacade {
     }
 
     static boolean unanswered(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof TimeoutException) return true;
-        }
-        return false;
+        return causedBy(e, TimeoutException.class);
     }
 
     static boolean anIOFailure(Throwable e) {
+        return causedBy(e, IOException.class);
+    }
+
+    private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof IOException) return true;
+            if (type.isInstance(t)) return true;
         }
         return false;
     }

@@ -123,10 +123,7 @@ public final class GridEngine implements Cluster {
             if (array != null) byArray.computeIfAbsent(array, a -> new ArrayList<>()).add(name);
             else byFlashJob.computeIfAbsent(flashJobPart(name), j -> new ArrayList<>()).add(name);
         }
-        byFlashJob.forEach((part, alone) -> {
-            if (alone.size() == 1) accounted(alone.get(0)).ifPresent(found::add);
-            else found.addAll(accounted(part + "*", alone));
-        });
+        byFlashJob.forEach((part, alone) -> found.addAll(accounted(alone.size() == 1 ? alone.get(0) : part + "*", alone)));
         byArray.forEach((array, elements) -> {
             Commands.Result r = commands.tryRun(List.of("qacct", "-j", array), null);
             Map<String, Job> byName = new HashMap<>();
@@ -157,7 +154,7 @@ public final class GridEngine implements Cluster {
         return before <= 0 ? name : name.substring(0, before + 1);
     }
 
-    /** The last accounting record of each name found, all read by one qacct of the names' shared beginning. */
+    /** The last accounting record of each name found, all read by one qacct of the name or the names' shared beginning. */
     private List<Job> accounted(String pattern, Collection<String> names) {
         Commands.Result r = commands.tryRun(List.of("qacct", "-j", pattern), null);
         if (r.exitCode() != 0) return List.of(); // none has a record yet
@@ -169,8 +166,7 @@ public final class GridEngine implements Cluster {
     }
 
     private Optional<Job> accounted(String name) {
-        Commands.Result r = commands.tryRun(List.of("qacct", "-j", name), null);
-        return r.exitCode() == 0 ? Optional.of(finished(r.out())) : Optional.empty();
+        return accounted(name, List.of(name)).stream().findFirst();
     }
 
     /** qstat's state letters: r, t running; E error; anything else (qw, hqw, …) still waits. */

@@ -22,6 +22,8 @@ import java.util.Set;
 public final class InputOrigins {
 
     private final Map<String, TaskSpec> byName = new HashMap<>();
+    /** Each task's ancestors, walked once: every input of every unit asks for them. */
+    private final Map<String, Set<String>> ancestorsOf = new HashMap<>();
 
     public InputOrigins(List<TaskSpec> tasks) {
         for (TaskSpec t : tasks) byName.put(t.getName(), t);
@@ -42,6 +44,10 @@ public final class InputOrigins {
 
     /** Every task the named one depends on, directly or not. */
     Set<String> ancestors(String taskName) {
+        return ancestorsOf.computeIfAbsent(taskName, this::walkAncestors);
+    }
+
+    private Set<String> walkAncestors(String taskName) {
         Set<String> seen = new HashSet<>();
         Deque<String> todo = new ArrayDeque<>(byName.get(taskName).getDependsOn());
         while (!todo.isEmpty()) {
