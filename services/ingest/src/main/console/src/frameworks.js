@@ -28,7 +28,7 @@ export function frameworksPage(view) {
         <table class="frameworks"><thead><tr><th>Framework</th><th>Shard</th><th>Heard</th><th>Nodes</th><th>Total</th><th>Free</th>
         <th>Largest node free</th><th>Queued</th><th>Queued demand</th><th>Accepts up to</th><th>Disks</th><th>Network</th><th>Labels</th></tr></thead>
         <tbody>${shards.map((s) => `<tr data-framework="${esc(s.frameworkId)}" data-shard="${s.shard}"><td><b>${esc(s.frameworkId)}</b></td><td>${s.shard}</td>
-          <td>${age(s.heartbeatAgeMs)}</td><td>${s.nodes}</td><td>${resources(s.total)}</td><td>${resources(s.free)}</td>
+          <td>${age(s.heartbeatAgeMs)}${s.leaving ? ' · leaving' : ''}</td><td>${s.nodes}</td><td>${resources(s.total)}</td><td>${resources(s.free)}</td>
           <td>${resources(s.largestNodeFree)}</td><td>${s.queued}</td><td>${resources(s.queuedDemand)}</td><td>${s.acceptLimit}</td>
           <td>${esc(s.diskTypes.join(', '))}</td><td>${s.network ? 'yes' : 'no'}</td><td>${esc(s.nodeLabels.join(', '))}</td></tr>`).join('')}</tbody></table>`;
       $('#nodes').innerHTML = nodes.length === 0 ? '<p class="muted">No node of Flash\'s own has reported (a batch cluster\'s nodes are the cluster\'s).</p>' : `

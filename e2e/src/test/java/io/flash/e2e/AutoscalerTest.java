@@ -62,10 +62,9 @@ class AutoscalerTest extends StackTest {
     @AfterAll
     void stopThem() throws Exception {
         stack.stop("autoscaler");
-        stack.stop("ecs-elastic");
+        stopFrameworks(List.of("ecs-elastic"), Set.of(FRAMEWORK));
         removeNodeContainers();
         if (decisions != null) decisions.close();
-        Thread.sleep(11_000); // the dispatcher sees "elastic" DOWN before the next class submits anything
     }
 
     @Test

@@ -42,11 +42,9 @@ class NodeRestartTest extends StackTest {
 
     @AfterAll
     void stopThem() throws Exception {
-        stack.stop("restart-fleet");
-        stack.stop("ecs-restart");
+        stopFrameworks(List.of("ecs-restart", "restart-fleet"), Set.of("restart"));
         if (events != null) events.close();
         if (nodeEvents != null) nodeEvents.close();
-        Thread.sleep(11_000); // the dispatcher sees "restart" DOWN before the next class submits anything
     }
 
     @Test

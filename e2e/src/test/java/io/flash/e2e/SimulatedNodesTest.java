@@ -48,10 +48,9 @@ class SimulatedNodesTest extends StackTest {
 
     @AfterAll
     void stopFrameworkAndNodes() throws Exception {
-        for (String instance : started) stack.stop(instance);
+        stopFrameworks(started, Set.of("sim"));
         if (events != null) events.close();
         if (heartbeats != null) heartbeats.close();
-        Thread.sleep(11_000); // the dispatcher sees "sim" DOWN before the next class submits anything
     }
 
     private void start(String instance, String service, int port, Map<String, String> env) throws Exception {

@@ -3,7 +3,9 @@ package io.flash.e2e;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flash.common.client.JobClient;
+import io.flash.common.client.TopicTail;
 import io.flash.common.ids.JobIds;
+import io.flash.schema.FrameworkHeartbeat;
 import io.flash.schema.JobResult;
 import io.flash.schema.JobSubmission;
 import org.junit.jupiter.api.AfterAll;
@@ -15,7 +17,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -41,6 +46,28 @@ abstract class StackTest {
     @AfterAll
     void closeClient() {
         if (client != null) client.close();
+    }
+
+    /**
+     * Stops these instances (frameworks first, then their nodes) and waits until every shard of these
+     * frameworks has said it is leaving: the dispatcher then sends them nothing, so that the next
+     * class's work cannot be routed to a framework that is gone (docs/frameworks.md).
+     */
+    void stopFrameworks(List<String> instances, Set<String> frameworks) throws Exception {
+        try (TopicTail<FrameworkHeartbeat> beats = new TopicTail<>(stack.bootstrapServers(), client.topics().frameworkHeartbeats)) {
+            for (String instance : instances) stack.stop(instance);
+            long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+            Map<String, FrameworkHeartbeat> latest = new HashMap<>();
+            while (System.nanoTime() < deadline) {
+                beats.values(h -> frameworks.contains(h.getFrameworkId())).forEach(h -> latest.put(h.getFrameworkId() + "/" + h.getShard(), h));
+                boolean everyShardLeft = latest.values().stream().allMatch(FrameworkHeartbeat::getLeaving);
+                boolean everyFrameworkSeen = latest.values().stream().map(FrameworkHeartbeat::getFrameworkId).distinct().count() == frameworks.size();
+                if (everyShardLeft && everyFrameworkSeen) return;
+                Thread.sleep(100);
+            }
+            throw new AssertionError("not every shard of " + frameworks + " said it was leaving: " + latest.keySet().stream()
+                    .filter(k -> !latest.get(k).getLeaving()).toList() + "; service logs in " + stack.logs());
+        }
     }
 
     JobResult run(JobSubmission job) throws Exception {

@@ -48,11 +48,9 @@ class TwoLevelTest extends StackTest {
 
     @AfterAll
     void stopFrameworksAndNodes() throws Exception {
-        for (String instance : started) stack.stop(instance);
+        stopFrameworks(started, Set.of("ecs-ssd", "ecs-hdd", "ecs-fair"));
         if (events != null) events.close();
         if (heartbeats != null) heartbeats.close();
-        // Let the dispatcher see them DOWN before the next test class submits anything.
-        Thread.sleep(11_000);
     }
 
     private void start(String instance, String service, int port, Map<String, String> env) throws Exception {

@@ -1,6 +1,7 @@
 package io.flash.ecs.kafka;
 
 import io.flash.common.framework.CatchUp;
+import io.flash.common.framework.Departure;
 import io.flash.common.streams.Wiring;
 import io.flash.common.topics.FlashTopics;
 import io.flash.ecs.core.ShardMetrics;
@@ -46,14 +47,19 @@ public final class EcsTopology {
         return build(topics, settings, clock, new SimpleMeterRegistry());
     }
 
+    /** For an instance that never says it is leaving. */
     public static Topology build(FlashTopics topics, ShardSettings settings, Clock clock, MeterRegistry meters) {
+        return build(topics, settings, clock, meters, new Departure());
+    }
+
+    public static Topology build(FlashTopics topics, ShardSettings settings, Clock clock, MeterRegistry meters, Departure departure) {
         String fw = settings.frameworkId();
         ShardMetrics metrics = new MeteredShard(meters, fw);
         Topology topology = new Topology();
         Wiring.source(topology, TASKS, topics.frameworkTasks(fw));
         Wiring.source(topology, NODES, topics.frameworkNodes(fw));
         Wiring.source(topology, NODE_EVENTS, topics.frameworkNodeEvents(fw));
-        topology.addProcessor(SCHEDULER, () -> new SchedulerProcessor(settings, new BinPacker(), clock, metrics), TASKS, NODES, NODE_EVENTS);
+        topology.addProcessor(SCHEDULER, () -> new SchedulerProcessor(settings, new BinPacker(), clock, metrics, departure), TASKS, NODES, NODE_EVENTS);
         Wiring.store(topology, NODES_STORE, topics.storeSerde(NodeRecord.class), SCHEDULER);
         Wiring.store(topology, QUEUE_STORE, topics.storeSerde(TaskDispatch.class), SCHEDULER);
         Wiring.store(topology, PLACEMENTS_STORE, topics.storeSerde(Placement.class), SCHEDULER);

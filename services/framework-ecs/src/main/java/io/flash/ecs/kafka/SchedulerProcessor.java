@@ -1,5 +1,6 @@
 package io.flash.ecs.kafka;
 
+import io.flash.common.framework.Departure;
 import io.flash.common.streams.StoreTable;
 import io.flash.ecs.core.placement.BinPacker;
 import io.flash.ecs.core.*;
@@ -25,13 +26,16 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
     private final BinPacker packer;
     private final Clock clock;
     private final ShardMetrics metrics;
+    private final Departure departure;
     private ShardScheduler shard;
+    private int partition;
 
-    SchedulerProcessor(ShardSettings settings, BinPacker packer, Clock clock, ShardMetrics metrics) {
+    SchedulerProcessor(ShardSettings settings, BinPacker packer, Clock clock, ShardMetrics metrics, Departure departure) {
         this.settings = settings;
         this.packer = packer;
         this.clock = clock;
         this.metrics = metrics;
+        this.departure = departure;
     }
 
     @Override
@@ -61,7 +65,10 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
             }
 
             public void heartbeat(FrameworkHeartbeat heartbeat) {
+                boolean leaving = departure.leaving();
+                heartbeat.setLeaving(leaving);
                 forward(heartbeat.getFrameworkId() + "/" + heartbeat.getShard(), heartbeat, HEARTBEAT_SINK);
+                if (leaving) departure.announced(heartbeat.getShard());
             }
 
             public void marker(String key) {
@@ -72,7 +79,9 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
                 context.forward(new Record<>(key, value, clock.millis()), sink);
             }
         };
-        shard = new ShardScheduler(settings, packer, metrics, context.taskId().partition(), store, outbox, clock.millis());
+        partition = context.taskId().partition();
+        shard = new ShardScheduler(settings, packer, metrics, partition, store, outbox, clock.millis());
+        departure.owns(partition);
         context.schedule(settings.tick(), PunctuationType.WALL_CLOCK_TIME, ts -> shard.tick(clock.millis()));
     }
 
@@ -84,5 +93,10 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
         else if (value instanceof TaskDispatch dispatch) shard.onDispatch(dispatch, now);
         else if (value instanceof NodeHeartbeat heartbeat) shard.onNodeHeartbeat(heartbeat, now);
         else if (value instanceof AttemptEvent event) shard.onAttemptEvent(event, now);
+    }
+
+    @Override
+    public void close() {
+        departure.released(partition);
     }
 }

@@ -1,7 +1,12 @@
 package io.flash.ecs.kafka;
 
+import io.flash.common.framework.Departure;
+import io.flash.common.setup.KafkaGrants;
+import io.flash.common.testing.ListedTopics;
 import io.flash.common.testing.TopologyHarness;
 import io.flash.common.testing.MutableClock;
+import io.flash.ecs.core.ShardSettings;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.flash.schema.*;
 import org.apache.kafka.streams.*;
 import org.junit.jupiter.api.AfterEach;
@@ -11,7 +16,11 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 
 import static io.flash.common.testing.Samples.*;
 import static org.junit.jupiter.api.Assertions.*;
@@ -29,13 +38,20 @@ class EcsTopologyTest {
 
     @BeforeEach
     void setUp() {
-        start(new io.flash.ecs.core.ShardSettings("ecs", Duration.ofSeconds(15), Duration.ofSeconds(1), 1000));
+        start(SETTINGS, new Departure());
     }
 
+    private static final ShardSettings SETTINGS = new ShardSettings("ecs", Duration.ofSeconds(15), Duration.ofSeconds(1), 1000);
+
     /** (Re)starts the topology under test with these settings. */
-    private void start(io.flash.ecs.core.ShardSettings settings) {
+    private void start(ShardSettings settings) {
+        start(settings, new Departure());
+    }
+
+    private void start(ShardSettings settings, Departure departure) {
         if (harness != null) harness.close();
-        harness = new TopologyHarness("ecs-test", Instant.ofEpochMilli(100_000), topics -> EcsTopology.build(topics, settings, clock));
+        harness = new TopologyHarness("ecs-test", Instant.ofEpochMilli(100_000),
+                topics -> EcsTopology.build(topics, settings, clock, new SimpleMeterRegistry(), departure));
         var topics = harness.topics;
         tasks = harness.input(topics.frameworkTasks("ecs"));
         nodes = harness.input(topics.frameworkNodes("ecs"));
@@ -155,9 +171,9 @@ class EcsTopologyTest {
     @Test
     void heartbeatsTheShardsCapacity() {
         NodeHeartbeat n1 = node("n1", 4, 4096 * MIB, clock.millis());
-        n1.setLabels(java.util.Map.of("kind", "real"));
+        n1.setLabels(Map.of("kind", "real"));
         NodeHeartbeat n2 = node("n2", 1, 1024 * MIB, clock.millis());
-        n2.setLabels(java.util.Map.of("kind", "sim", "zone", "a"));
+        n2.setLabels(Map.of("kind", "sim", "zone", "a"));
         nodes.pipeInput("n1", n1);
         dispatch("j", "a");
         nodes.pipeInput("n2", n2);
@@ -173,12 +189,46 @@ class EcsTopologyTest {
 
 
     @Test
+    void aShardWhoseInstanceIsLeavingSaysSoInItsNextHeartbeatAndTheInstanceWaitsForIt() throws Exception {
+        Departure departure = new Departure();
+        start(SETTINGS, departure);
+        nodes.pipeInput("n1", node("n1", 4, 4096 * MIB, clock.millis()));
+        harness.driver.advanceWallClockTime(Duration.ofSeconds(1));
+        assertFalse(lastHeartbeat().getLeaving());
+
+        CompletableFuture<Boolean> announced = CompletableFuture.supplyAsync(() -> {
+            try {
+                return departure.announce(Duration.ofSeconds(30));
+            } catch (InterruptedException e) {
+                throw new CompletionException(e);
+            }
+        });
+        while (!departure.leaving()) Thread.onSpinWait();
+        assertFalse(announced.isDone(), "the shard has not ticked since: the instance waits for it");
+        harness.driver.advanceWallClockTime(Duration.ofSeconds(1));
+        assertTrue(announced.get(10, TimeUnit.SECONDS), "its tick announced it");
+        FrameworkHeartbeat last = lastHeartbeat();
+        assertTrue(last.getLeaving());
+        assertEquals(1, last.getNodes(), "what it has is still reported as it is");
+    }
+
+    @Test
+    void anInstanceThatOwnsNoShardLeavesAtOnce() throws Exception {
+        assertTrue(new Departure().announce(Duration.ZERO));
+    }
+
+    private FrameworkHeartbeat lastHeartbeat() {
+        var hb = heartbeats.readValuesToList();
+        return hb.get(hb.size() - 1);
+    }
+
+    @Test
     void everyTopicItReadsIsOneQuarkusWaitsFor() throws Exception {
-        io.flash.common.testing.ListedTopics.assertListed(EcsTopology.build(harness.topics, new io.flash.ecs.core.ShardSettings("ecs", Duration.ofSeconds(15), Duration.ofSeconds(1), 1000), clock), java.util.Map.of("flash.framework.id", "ecs"));
+        ListedTopics.assertListed(EcsTopology.build(harness.topics, SETTINGS, clock), Map.of("flash.framework.id", "ecs"));
     }
 
     @Test
     void itsSecureModeGrantAllowsEveryTopicItReadsAndWrites() throws Exception {
-        io.flash.common.testing.ListedTopics.assertGranted(EcsTopology.build(harness.topics, new io.flash.ecs.core.ShardSettings("ecs", Duration.ofSeconds(15), Duration.ofSeconds(1), 1000), clock), io.flash.common.setup.KafkaGrants.frameworkGrant("ecs"));
+        ListedTopics.assertGranted(EcsTopology.build(harness.topics, SETTINGS, clock), KafkaGrants.frameworkGrant("ecs"));
     }
 }

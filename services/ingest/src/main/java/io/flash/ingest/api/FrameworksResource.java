@@ -34,12 +34,13 @@ public class FrameworksResource {
 
     public record Shard(String frameworkId, int shard, int nodes, Resources total, Resources free, Resources largestNodeFree,
                         int queued, Resources queuedDemand, int acceptLimit, List<String> diskTypes, boolean network,
-                        List<String> nodeLabels, long heartbeatAgeMs, List<NodeClassView> nodeClasses) {
+                        List<String> nodeLabels, long heartbeatAgeMs, List<NodeClassView> nodeClasses, boolean leaving) {
         static Shard of(FrameworkHeartbeat h, long now) {
             return new Shard(h.getFrameworkId(), h.getShard(), h.getNodes(), Resources.of(h.getTotal()), Resources.of(h.getFree()),
                     Resources.of(h.getLargestNodeFree()), h.getQueued(), Resources.of(h.getQueuedDemand()), h.getAcceptLimit(),
                     h.getDiskTypes().stream().map(Enum::name).toList(), h.getNetwork(), List.copyOf(h.getNodeLabels()),
-                    Math.max(0, now - h.getSentAt()), h.getNodeClasses().stream().map(NodeClassView::of).toList());
+                    Math.max(0, now - h.getSentAt()), h.getNodeClasses().stream().map(NodeClassView::of).toList(),
+                    h.getLeaving());
         }
     }
 

@@ -16,8 +16,9 @@ final class Elastic {
     private Elastic() {
     }
 
+    /** Whether the shard may be sent work: not one whose instance is shutting down, and one with nodes or the means to get them. */
     static boolean usable(FrameworkHeartbeat shard) {
-        return shard.getNodes() > 0 || shard.getElastic();
+        return !shard.getLeaving() && (shard.getNodes() > 0 || shard.getElastic());
     }
 
     /** The most one node could ever offer: its largest node's, or for an elastic shard its largest class's too. */

@@ -86,6 +86,10 @@ public final class FrameworkSelector {
                 reasons.add(fw + " is down (no heartbeat for " + (now - newest) / 1000 + " s)");
                 continue;
             }
+            if (fwShards.stream().allMatch(FrameworkHeartbeat::getLeaving)) {
+                reasons.add(fw + " is shutting down (its shards said they are leaving)");
+                continue;
+            }
             Candidate shard = bestShard(fw, task, fwShards, reserved, now);
             if (shard == null) {
                 reasons.add(fw + " " + roomNote(task, fwShards, reserved));

@@ -58,6 +58,23 @@ class FrameworkSelectorTest {
     }
 
     @Test
+    void sendsNothingToAShardWhoseInstanceIsLeaving() {
+        FrameworkHeartbeat leavingBig = framework("ecs", 0, 64, 65536 * MIB, NOW);
+        leavingBig.setLeaving(true);
+        FrameworkHeartbeat staying = framework("ecs", 1, 2, 1024 * MIB, NOW);
+        assertEquals(new Decision.Dispatch("ecs", 1), selector.choose(readyTask(1, 64 * MIB), List.of(leavingBig, staying), Map.of(), NOW),
+                "the roomier shard is leaving: its room is not there to use");
+        FrameworkHeartbeat gone = framework("gone", 0, 64, 65536 * MIB, NOW);
+        gone.setLeaving(true);
+        assertEquals(new Decision.Hold("1 framework: gone is shutting down (its shards said they are leaving)"),
+                selector.choose(readyTask(1, 64 * MIB), List.of(gone), Map.of(), NOW));
+        assertFalse(selector.anyQueueRoom(List.of(gone), Map.of(), NOW));
+        gone.setLeaving(false);
+        assertEquals(new Decision.Dispatch("gone", 0), selector.choose(readyTask(1, 64 * MIB), List.of(gone), Map.of(), NOW),
+                "its next owner's heartbeat says it is not leaving: it takes work again");
+    }
+
+    @Test
     void prefersTheFrameworkWhereDependenciesRan() {
         TaskReady r = readyTask(1, 64 * MIB);
         r.setDependencyFrameworks(List.of("small"));
