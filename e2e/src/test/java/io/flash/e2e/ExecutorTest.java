@@ -2,6 +2,7 @@ package io.flash.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.flash.common.cache.CacheKeys;
 import io.flash.common.client.JobClient;
 import io.flash.common.client.TopicTail;
 import io.flash.schema.*;
@@ -11,6 +12,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -165,6 +167,7 @@ class ExecutorTest extends StackTest {
         forgets.setOutputs(List.of("results/missing.vcf"));
         forgets.setDependsOn(List.of("writes"));
         JobSubmission job = job("outputs", writes, forgets);
+        TopicTail<CacheEntry> index = new TopicTail<>(stack.bootstrapServers(), client.topics().cacheEntries);
         JobResult result = run(job);
 
         assertEquals(List.of("results/seq.txt (4 bytes)"), result.getTasks().get(0).getOutputs());
@@ -172,6 +175,19 @@ class ExecutorTest extends StackTest {
         TaskSummary forgot = result.getTasks().get(1);
         assertEquals(FailureClass.USER, forgot.getFailureClass());
         assertTrue(forgot.getReason().contains("left no results/missing.vcf in the job workspace"), forgot.getReason());
+
+        // The node keys what it runs (docs/caching.md): the same unit in another job, the same key; a failure, none.
+        String key = result.getTasks().get(0).getCacheKey();
+        assertTrue(key != null && key.matches("v1:[0-9a-f]{64}"), key);
+        assertNull(forgot.getCacheKey());
+        JobResult again = run(job("outputs-again", writes));
+        assertEquals(key, again.getTasks().get(0).getCacheKey(), "an unchanged unit under a new job id");
+        try (index) {
+            CacheEntry entry = index.await(e -> e.getCacheKey().equals(key), 2, Duration.ofSeconds(30), "index entries of " + key).get(0);
+            assertEquals(List.of(new OutputFile("results/seq.txt", 4L, CacheKeys.content("ACGT".getBytes(StandardCharsets.UTF_8)))),
+                    entry.getOutputs(), "the index names each output by its size and content");
+            assertEquals(result.getJobId(), entry.getJobId());
+        }
     }
 
     @Test

@@ -2,7 +2,7 @@ package io.flash.common.cache;
 
 import io.flash.schema.Fetch;
 import io.flash.schema.Mount;
-import io.flash.schema.TaskSpec;
+import io.flash.schema.TaskDefinition;
 import io.flash.schema.Upload;
 
 import java.io.ByteArrayInputStream;
@@ -50,13 +50,15 @@ public final class CacheKeys {
     private CacheKeys() {
     }
 
-    /** @param unit the unit's spec as it runs: a shard's spec carries its own FLASH_SHARD_* variables */
-    public static String key(TaskSpec unit, Identities identities) {
+    /**
+     * @param unit the unit as it runs (validated: the command is its argv, a shell line already
+     *             {@code sh -c}); a shard's definition carries its own FLASH_SHARD_* variables
+     */
+    public static String key(TaskDefinition unit, Identities identities) {
         Canonical c = new Canonical();
         c.put("recipe", RECIPE);
         c.put("image", identities.image(unit.getImage()));
         c.put("command", unit.getCommand());
-        c.put("shell", unit.getShell());
         Map<String, String> env = new TreeMap<>(unit.getEnv());
         env.keySet().removeAll(PER_ATTEMPT_ENV);
         env.forEach((name, value) -> c.put("env " + name, value));
@@ -68,8 +70,21 @@ public final class CacheKeys {
         c.put("stdout", unit.getStdoutTo());
         c.put("stderr", unit.getStderrTo());
         for (Upload u : unit.getUploads()) c.put("upload " + u.getFrom(), u.getUrl() + " " + u.getPrefix());
+        c.put("store", unit.getStore());
         c.put("retry on", unit.getRetryOnExitCodes().stream().sorted().map(String::valueOf).toList());
         c.put("fail on", unit.getFailOnExitCodes().stream().sorted().map(String::valueOf).toList());
+        return RECIPE + ":" + c.digest();
+    }
+
+    /**
+     * The key of a task of several units (a scatter's shards, in shard order): what a later task
+     * that reads their outputs is keyed by. Of one unit: that unit's key.
+     */
+    public static String ofUnits(List<String> unitKeys) {
+        if (unitKeys.size() == 1) return unitKeys.get(0);
+        Canonical c = new Canonical();
+        c.put("recipe", RECIPE);
+        c.put("units", unitKeys);
         return RECIPE + ":" + c.digest();
     }
 

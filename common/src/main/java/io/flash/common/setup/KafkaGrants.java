@@ -94,7 +94,8 @@ public final class KafkaGrants {
     public static Grant planner() {
         return new Rules(PLANNER).streamsApp()
                 .reads(JOBS_ACCEPTED, TASKS_EVENTS, JOBS_COMMANDS, TASKS_OBSERVATIONS, TASKS_ESTIMATES, FRAMEWORK_HEARTBEATS)
-                .writes(TASKS_READY_BATCHES, JOBS_STATUS, TASKS_STATUS, JOBS_RESULTS, TASKS_OBSERVATIONS, TASKS_ESTIMATES, DEAD_LETTER)
+                .writes(TASKS_READY_BATCHES, JOBS_STATUS, TASKS_STATUS, JOBS_RESULTS, TASKS_OBSERVATIONS, TASKS_ESTIMATES, CACHE_ENTRIES,
+                        DEAD_LETTER)
                 .grant();
     }
 

@@ -25,6 +25,7 @@ public final class FlashTopics {
     public final Topic<String, LogChunk> tasksLogs;
     public final Topic<String, ResourceObservation> tasksObservations;
     public final Topic<String, ResourceEstimate> tasksEstimates;
+    public final Topic<String, CacheEntry> cacheEntries;
     public final Topic<String, JobStatus> jobsStatus;
     public final Topic<String, TaskSummary> tasksStatus;
     public final Topic<String, JobCommand> jobsCommands;
@@ -46,6 +47,7 @@ public final class FlashTopics {
         tasksLogs = topic(TopicCatalog.TASKS_LOGS);
         tasksObservations = topic(TopicCatalog.TASKS_OBSERVATIONS);
         tasksEstimates = topic(TopicCatalog.TASKS_ESTIMATES);
+        cacheEntries = topic(TopicCatalog.CACHE_ENTRIES);
         jobsStatus = topic(TopicCatalog.JOBS_STATUS);
         tasksStatus = topic(TopicCatalog.TASKS_STATUS);
         jobsCommands = topic(TopicCatalog.JOBS_COMMANDS);

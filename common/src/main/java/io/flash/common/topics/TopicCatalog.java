@@ -63,6 +63,8 @@ public final class TopicCatalog {
             ResourceObservation.class, Partitions.PLATFORM, WEEK);
     public static final Kind<ResourceEstimate> TASKS_ESTIMATES = new Kind<>(TopicNames.TASKS_ESTIMATES, ResourceEstimate.class,
             Partitions.PLATFORM, null);
+    /** The task-result cache's index (docs/caching.md): by scope|cacheKey, compacted. */
+    public static final Kind<CacheEntry> CACHE_ENTRIES = new Kind<>(TopicNames.CACHE_ENTRIES, CacheEntry.class, Partitions.PLATFORM, null);
     public static final Kind<JobStatus> JOBS_STATUS = new Kind<>(TopicNames.JOBS_STATUS, JobStatus.class, Partitions.PLATFORM, null);
     public static final Kind<TaskSummary> TASKS_STATUS = new Kind<>(TopicNames.TASKS_STATUS, TaskSummary.class, Partitions.PLATFORM, null);
     public static final Kind<JobResult> JOBS_RESULTS = new Kind<>(TopicNames.JOBS_RESULTS, JobResult.class, Partitions.PLATFORM,
@@ -91,8 +93,8 @@ public final class TopicCatalog {
 
     /** Every platform topic, then every topic each framework has. */
     public static final List<Kind<?>> PLATFORM = List.of(JOBS_SUBMITTED, JOBS_REJECTED, JOBS_ACCEPTED, JOBS_COMMANDS, TASKS_READY,
-            TASKS_READY_BATCHES, TASKS_EVENTS, TASKS_USAGE, TASKS_LOGS, TASKS_OBSERVATIONS, TASKS_ESTIMATES, JOBS_STATUS, TASKS_STATUS, JOBS_RESULTS,
-            FRAMEWORK_HEARTBEATS, CAPACITY_DECISIONS, DEAD_LETTER);
+            TASKS_READY_BATCHES, TASKS_EVENTS, TASKS_USAGE, TASKS_LOGS, TASKS_OBSERVATIONS, TASKS_ESTIMATES, CACHE_ENTRIES, JOBS_STATUS,
+            TASKS_STATUS, JOBS_RESULTS, FRAMEWORK_HEARTBEATS, CAPACITY_DECISIONS, DEAD_LETTER);
     public static final List<Kind<?>> PER_FRAMEWORK = List.of(FRAMEWORK_TASKS, FRAMEWORK_NODES, FRAMEWORK_NODE_EVENTS,
             FRAMEWORK_ASSIGNMENTS, FRAMEWORK_CLUSTER_COMMANDS, FRAMEWORK_CLUSTER_REPORTS);
 

@@ -17,6 +17,7 @@ public final class TopicNames {
     public static final String TASKS_LOGS = "flash.tasks.logs";
     public static final String TASKS_OBSERVATIONS = "flash.tasks.observations";
     public static final String TASKS_ESTIMATES = "flash.tasks.estimates";
+    public static final String CACHE_ENTRIES = "flash.cache.entries";
     public static final String FRAMEWORK_HEARTBEATS = "flash.frameworks.heartbeats";
     public static final String DEAD_LETTER = "flash.dead-letter";
     public static final String CAPACITY_DECISIONS = "flash.capacity.decisions";

@@ -1,8 +1,8 @@
 package io.flash.common.cache;
 
-import io.flash.common.jobfile.JobFiles;
+import io.flash.schema.Capacity;
 import io.flash.schema.Fetch;
-import io.flash.schema.TaskSpec;
+import io.flash.schema.TaskDefinition;
 import io.flash.schema.Upload;
 import org.junit.jupiter.api.Test;
 
@@ -20,18 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class CacheKeysTest {
 
-    private static final String JOB = """
-            name: call
-            tasks:
-              - name: align
-                image: biocontainers/bwa:0.7.17
-                shell: "bwa mem ref.fa reads.fq > out.sam"
-                env: {THREADS: "2", SAMPLE: s1}
-                workdir: /workspace
-                inputs: [ref.fa, reads.fq]
-                outputs: [out.sam]
-                resources: {cpu: 2, memory: 4Gi}
-            """;
+    private static final List<String> SHELL = List.of("sh", "-c", "bwa mem ref.fa reads.fq > out.sam");
 
     /** Identities as a node would resolve them: a digest per image, a hash or upstream key per file. */
     private final Map<String, String> files = new HashMap<>(Map.of("ref.fa", "etag:abc;length:3000", "reads.fq", CacheKeys.content("@r1".getBytes(StandardCharsets.UTF_8))));
@@ -50,17 +39,20 @@ class CacheKeysTest {
         }
     };
 
-    /** The job file's task, with the fetches and uploads a TES client would add (a job file has none). */
-    private static TaskSpec unit() throws Exception {
-        TaskSpec unit = JobFiles.parse(JOB).getTasks().get(0);
-        unit.setFetches(new ArrayList<>(List.of(Fetch.newBuilder().setUrl("s3://lab/ref.fa").setTo("ref.fa").build(),
-                Fetch.newBuilder().setContent("@r1").setTo("reads.fq").build())));
-        unit.setUploads(new ArrayList<>(List.of(Upload.newBuilder().setFrom("out.sam").setUrl("s3://lab/out.sam").build())));
-        return unit;
+    /** An alignment as ingest validates it, with the fetches and uploads a TES client would add (a job file has none). */
+    private static TaskDefinition unit() {
+        return TaskDefinition.newBuilder().setName("align").setImage("biocontainers/bwa:0.7.17").setCommand(SHELL)
+                .setEnv(new HashMap<>(Map.of("THREADS", "2", "SAMPLE", "s1"))).setWorkdir("/workspace")
+                .setInputs(List.of("ref.fa", "reads.fq")).setOutputs(List.of("out.sam"))
+                .setResources(new Capacity(2.0, 4L << 30, 0L, 0))
+                .setFetches(new ArrayList<>(List.of(Fetch.newBuilder().setUrl("s3://lab/ref.fa").setTo("ref.fa").build(),
+                        Fetch.newBuilder().setContent("@r1").setTo("reads.fq").build())))
+                .setUploads(new ArrayList<>(List.of(Upload.newBuilder().setFrom("out.sam").setUrl("s3://lab/out.sam").build())))
+                .build();
     }
 
-    private String key(Consumer<TaskSpec> change) throws Exception {
-        TaskSpec unit = unit();
+    private String key(Consumer<TaskDefinition> change) throws Exception {
+        TaskDefinition unit = unit();
         change.accept(unit);
         return CacheKeys.key(unit, identities);
     }
@@ -81,12 +73,9 @@ class CacheKeysTest {
     @Test
     void everythingThatDeterminesTheResultChangesTheKey() throws Exception {
         String key = key(u -> { });
-        Map<String, Consumer<TaskSpec>> changes = new LinkedHashMap<>();
-        changes.put("command", u -> u.setShell("bwa mem -M ref.fa reads.fq > out.sam"));
-        changes.put("argv instead of shell", u -> {
-            u.setShell(null);
-            u.setCommand(List.of("bwa", "mem", "ref.fa", "reads.fq"));
-        });
+        Map<String, Consumer<TaskDefinition>> changes = new LinkedHashMap<>();
+        changes.put("command", u -> u.setCommand(List.of("sh", "-c", "bwa mem -M ref.fa reads.fq > out.sam")));
+        changes.put("argv instead of shell", u -> u.setCommand(List.of("bwa", "mem", "ref.fa", "reads.fq")));
         changes.put("an environment value", u -> u.getEnv().put("THREADS", "4"));
         changes.put("a new variable", u -> u.getEnv().put("EXTRA", ""));
         changes.put("a shard's range", u -> u.getEnv().put("FLASH_SHARD_FROM", "10"));
@@ -97,6 +86,7 @@ class CacheKeysTest {
         changes.put("the exit codes retried", u -> u.setRetryOnExitCodes(List.of(137)));
         changes.put("the exit codes failed at once", u -> u.setFailOnExitCodes(List.of(2)));
         changes.put("an input more", u -> u.setInputs(List.of("ref.fa", "reads.fq", "ref.fa.fai")));
+        changes.put("the job's object store", u -> u.setStore("s3://lab/runs"));
         for (var change : changes.entrySet()) assertNotEquals(key, key(change.getValue()), change.getKey());
 
         digests.put("biocontainers/bwa:0.7.17", "sha256:2222"); // the same tag, pushed again with other content
@@ -110,12 +100,14 @@ class CacheKeysTest {
     void whereAndHowFastItRunsDoesNotChangeTheKey() throws Exception {
         String key = key(u -> { });
         assertEquals(key, key(u -> u.getResources().setCpu(8.0)));
-        assertEquals(key, key(u -> u.getResources().setMemory("32Gi")));
-        assertEquals(key, key(u -> u.setTimeout("2h")));
+        assertEquals(key, key(u -> u.getResources().setMemoryBytes(32L << 30)));
+        assertEquals(key, key(u -> u.setTimeoutSeconds(7200L)));
         assertEquals(key, key(u -> u.setMaxAttempts(5)));
         assertEquals(key, key(u -> u.setFramework("slurm")));
         assertEquals(key, key(u -> u.setNodeLabels(Map.of("zone", "b"))));
-        assertEquals(key, key(u -> u.setSpot("never")));
+        assertEquals(key, key(u -> u.setSpotAllowed(false)));
+        assertEquals(key, key(u -> u.setUpstreamKeys(Map.of("reads.fq", "v1:ffff"))),
+                "upstream keys reach the key only through the identities the node resolves from them");
         assertEquals(key, key(u -> u.getEnv().put("FLASH_ATTEMPT_ID", "job-1.align.2")), "set per attempt by the executor");
     }
 
@@ -128,6 +120,15 @@ class CacheKeysTest {
         assertNotEquals(key, key(u -> { }));
         files.put("reads.fq", CacheKeys.madeBy("v1:aaaa", "reads.fq"));
         assertEquals(key, key(u -> { }));
+    }
+
+    @Test
+    void aScatterIsKeyedByAllItsShardsInOrderAndOneUnitByItsOwnKey() {
+        assertEquals("v1:aaaa", CacheKeys.ofUnits(List.of("v1:aaaa")));
+        String both = CacheKeys.ofUnits(List.of("v1:aaaa", "v1:bbbb"));
+        assertNotEquals(both, CacheKeys.ofUnits(List.of("v1:bbbb", "v1:aaaa")));
+        assertNotEquals(both, CacheKeys.ofUnits(List.of("v1:aaaa", "v1:cccc")));
+        assertEquals(both, CacheKeys.ofUnits(List.of("v1:aaaa", "v1:bbbb")));
     }
 
     @Test

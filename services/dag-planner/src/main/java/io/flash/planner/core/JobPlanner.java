@@ -3,6 +3,8 @@ package io.flash.planner.core;
 import io.flash.common.resources.Resources;
 import io.flash.common.events.HoldReasons;
 import io.flash.common.ids.JobIds;
+import io.flash.planner.core.cache.Entries;
+import io.flash.planner.core.cache.TaskKeys;
 import io.flash.schema.*;
 
 import java.util.*;
@@ -243,11 +245,16 @@ public final class JobPlanner {
         if (event.getFrameworkId() != null) unit.setFrameworkId(event.getFrameworkId());
         if (event.getStdoutTail() != null) unit.setStdoutTail(event.getStdoutTail());
         unit.setOutputs(event.getOutputs());
+        unit.setCacheKey(state == TaskState.SUCCEEDED ? event.getCacheKey() : null);
         if (event.getPeakMemoryBytes() != null) unit.setPeakMemoryBytes(event.getPeakMemoryBytes());
         if (event.getCpuSeconds() != null) unit.setCpuSeconds(event.getCpuSeconds());
         unit.setReason(reason);
         store.putUnit(unit);
         out.unitStatus(unit);
+        if (unit.getCacheKey() != null) {
+            out.cacheEntry(Entries.of(job, unit, event, store.spec(job.getJobId(), JobIds.taskName(job.getJobId(), unit.getTaskId())).getStore(),
+                    now));
+        }
 
         String name = JobIds.taskName(job.getJobId(), unit.getTaskId());
         LogicalTask task = store.task(job.getJobId(), name);
@@ -301,6 +308,7 @@ public final class JobPlanner {
                 : task.getCancelled() > 0 ? TaskState.CANCELLED : TaskState.SUCCEEDED;
         task.setState(state);
         if (task.getFirstFailure() != null) task.setReason(task.getFirstFailure().getReason());
+        if (state == TaskState.SUCCEEDED && !task.getDependents().isEmpty()) task.setCacheKey(TaskKeys.ofTask(unitKeys(job, task)));
         store.putTask(job.getJobId(), task);
         job.setTasksDone(job.getTasksDone() + 1);
         boolean released = state == TaskState.SUCCEEDED || state == TaskState.FAILED && continuesOnFailure;
@@ -314,6 +322,19 @@ public final class JobPlanner {
                 release(job, dependent, now);
             }
         }
+    }
+
+    /** The keys its units succeeded with, in shard order, up to the first unit without one (its node keys nothing). */
+    private List<String> unitKeys(JobProgress job, LogicalTask task) {
+        boolean scattered = store.spec(job.getJobId(), task.getName()).getScatter() != null;
+        List<String> keys = new ArrayList<>();
+        for (int shard = 0; shard < task.getShards(); shard++) {
+            String unitId = scattered ? JobIds.shardId(job.getJobId(), task.getName(), shard) : JobIds.taskId(job.getJobId(), task.getName());
+            String key = store.unit(unitId).getCacheKey();
+            keys.add(key);
+            if (key == null) break;
+        }
+        return keys;
     }
 
     /** STOP: every task not yet released is skipped. CONTINUE: only what depends on the failed task. */
@@ -340,6 +361,12 @@ public final class JobPlanner {
     /** Makes every unit of a task READY: one attempt, or one per shard. */
     private void release(JobProgress job, LogicalTask task, long now) {
         TaskDefinition spec = store.spec(job.getJobId(), task.getName());
+        Map<String, String> upstreamKeys = TaskKeys.upstream(spec, job.getTaskNames(), name -> store.spec(job.getJobId(), name),
+                name -> store.task(job.getJobId(), name).getCacheKey());
+        if (!upstreamKeys.isEmpty()) {
+            spec.setUpstreamKeys(upstreamKeys); // kept with the spec: each attempt, retries too, carries them
+            store.putSpec(job.getJobId(), spec);
+        }
         task.setState(TaskState.READY);
         store.putTask(job.getJobId(), task);
         List<String> localityFrameworks = localityFrameworks(job, spec);

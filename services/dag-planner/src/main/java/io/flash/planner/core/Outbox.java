@@ -32,4 +32,7 @@ public interface Outbox {
     void jobProgress(JobStatus status);
 
     void result(JobResult result);
+
+    /** A unit's result for the task-result cache's index (docs/caching.md). */
+    void cacheEntry(CacheEntry entry);
 }

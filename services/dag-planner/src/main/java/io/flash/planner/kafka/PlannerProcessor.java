@@ -7,6 +7,7 @@ import io.flash.planner.core.Outbox;
 import io.flash.planner.core.PlanStore;
 import io.flash.planner.core.RetryPolicy;
 import io.flash.planner.core.ShardSizing;
+import io.flash.planner.core.cache.Entries;
 import io.flash.schema.*;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.KeyValue;
@@ -162,6 +163,11 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
     @Override
     public void observed(ResourceObservation observation) {
         forward(OBSERVATION_SINK, observation.getSignature(), observation);
+    }
+
+    @Override
+    public void cacheEntry(CacheEntry entry) {
+        forward(CACHE_SINK, Entries.id(entry), entry);
     }
 
     @Override

@@ -46,6 +46,7 @@ public final class PlannerTopology {
     static final String UNIT_STATUS_SINK = "tasks-status";
     static final String RESULT_SINK = "jobs-results";
     static final String OBSERVATION_SINK = "tasks-observations";
+    static final String CACHE_SINK = "cache-entries";
 
     private PlannerTopology() {
     }
@@ -73,6 +74,7 @@ public final class PlannerTopology {
         Wiring.sink(topology, UNIT_STATUS_SINK, topics.tasksStatus, PLANNER);
         Wiring.sink(topology, RESULT_SINK, topics.jobsResults, PLANNER);
         Wiring.sink(topology, OBSERVATION_SINK, topics.tasksObservations, PLANNER);
+        Wiring.sink(topology, CACHE_SINK, topics.cacheEntries, PLANNER);
         addEstimator(topology, topics);
         Wiring.globalTable(topology, FRAMEWORKS_STORE, topics.frameworkHeartbeats, topics.storeSerde(FrameworkHeartbeat.class),
                 "frameworks-global", "frameworks-updater");

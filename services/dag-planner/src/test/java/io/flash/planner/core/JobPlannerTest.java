@@ -1,5 +1,6 @@
 package io.flash.planner.core;
 
+import io.flash.common.cache.CacheKeys;
 import io.flash.schema.*;
 import org.junit.jupiter.api.Test;
 
@@ -46,6 +47,64 @@ class JobPlannerTest {
         assertEquals(JobState.SUCCEEDED, result.getState());
         assertEquals(0, result.getExitCode());
         assertEquals(4, plan.statuses.get(plan.statuses.size() - 1).getTasksSucceeded());
+    }
+
+    /** align reads the reads trim made and the reference no task made; call reads what align made. */
+    @Test
+    void eachTaskIsHandedTheKeysOfTheUpstreamTasksThatMadeItsInputs() {
+        TaskDefinition trim = task("trim");
+        trim.setOutputs(List.of("reads.fq"));
+        TaskDefinition align = task("align", "trim");
+        align.setInputs(List.of("reads.fq", "ref.fa"));
+        align.setOutputs(List.of("out.bam"));
+        TaskDefinition call = task("call", "align");
+        call.setInputs(List.of("out.bam"));
+        planner.accept(job("j", trim, align, call), 1L);
+        TaskReady first = plan.drainReady().get(0);
+        assertEquals(Map.of(), first.getTask().getUpstreamKeys());
+
+        TaskEvent trimmed = ended(first, TaskEventType.SUCCEEDED, null, 0);
+        trimmed.setCacheKey("v1:trim");
+        OutputFile reads = new OutputFile("reads.fq", 3L, "sha256:abc");
+        trimmed.setOutputFiles(List.of(reads));
+        planner.onEvent(trimmed, 2L);
+        CacheEntry entry = plan.cacheEntries.get(0);
+        assertEquals(List.of("owner/alice", "v1:trim", "j", first.getAttemptId(), List.of(reads)),
+                List.of(entry.getScope(), entry.getCacheKey(), entry.getJobId(), entry.getAttemptId(), entry.getOutputs()),
+                "its result is indexed under its owner's scope");
+        TaskReady aligning = plan.drainReady().get(0);
+        assertEquals(Map.of("reads.fq", "v1:trim"), aligning.getTask().getUpstreamKeys(), "ref.fa is the node's to hash");
+
+        TaskEvent lostOnce = ended(aligning, TaskEventType.LOST, FailureClass.NODE_LOST, null);
+        planner.onEvent(lostOnce, 3L);
+        TaskReady retried = plan.drainReady().get(0);
+        assertEquals(Map.of("reads.fq", "v1:trim"), retried.getTask().getUpstreamKeys(), "a retry carries them too");
+
+        planner.onEvent(ended(retried, TaskEventType.SUCCEEDED, null, 0), 4L); // its node keyed nothing
+        TaskReady calling = plan.drainReady().get(0);
+        assertEquals(Map.of(), calling.getTask().getUpstreamKeys(), "an upstream task without a key: the node hashes the file");
+        planner.onEvent(ended(calling, TaskEventType.SUCCEEDED, null, 0), 5L);
+        assertEquals(1, plan.cacheEntries.size(), "a unit its node did not key is not indexed");
+        assertNull(plan.onlyResult().getTasks().stream().filter(t -> t.getName().equals("align")).findFirst().orElseThrow().getCacheKey());
+        assertEquals("v1:trim", plan.onlyResult().getTasks().stream().filter(t -> t.getName().equals("trim")).findFirst().orElseThrow()
+                .getCacheKey(), "the result names the key each unit succeeded with");
+    }
+
+    @Test
+    void aScatterIsNamedToWhatReadsItsOutputsByTheKeysOfAllItsShards() {
+        TaskDefinition shards = scattered("s", 3, 1);
+        shards.setOutputs(List.of("parts"));
+        TaskDefinition gather = task("gather", "s");
+        gather.setInputs(List.of("parts"));
+        planner.accept(job("j", shards, gather), 1L);
+        List<TaskReady> ready = plan.drainReady();
+        for (int i = ready.size() - 1; i >= 0; i--) { // in any order: the key is of the shards in shard order
+            TaskEvent done = ended(ready.get(i), TaskEventType.SUCCEEDED, null, 0);
+            done.setCacheKey("v1:shard" + ready.get(i).getShardIndex());
+            planner.onEvent(done, 2L + i);
+        }
+        assertEquals(Map.of("parts", CacheKeys.ofUnits(List.of("v1:shard0", "v1:shard1", "v1:shard2"))),
+                plan.drainReady().get(0).getTask().getUpstreamKeys());
     }
 
     @Test

@@ -21,6 +21,7 @@ final class MemoryPlan implements PlanStore, Outbox {
     /** Steps the planner lets the adapter publish only if they last ({@link Outbox#unitProgress}). */
     int unitSteps;
     final List<JobResult> results = new ArrayList<>();
+    final List<CacheEntry> cacheEntries = new ArrayList<>();
     final List<ResourceObservation> observations = new ArrayList<>();
     final Map<String, ResourceEstimate> estimates = new HashMap<>();
     /** What the frameworks' heartbeats say of their largest node (0: none reported). */
@@ -65,6 +66,7 @@ final class MemoryPlan implements PlanStore, Outbox {
     @Override public void jobStatus(JobStatus status) { statuses.add(status); }
     @Override public void jobProgress(JobStatus status) { jobSteps.add(status); }
     @Override public void result(JobResult result) { results.add(result); }
+    @Override public void cacheEntry(CacheEntry entry) { cacheEntries.add(entry); }
 
     /** Stores hand out copies, as a real store deserialises a fresh object on every read. */
     @SuppressWarnings("unchecked")

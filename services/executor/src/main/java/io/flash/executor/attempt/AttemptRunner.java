@@ -7,11 +7,13 @@ import io.flash.executor.files.Beneath;
 import io.flash.executor.files.Published;
 import io.flash.executor.files.Staging;
 import io.flash.executor.files.StagingFailure;
+import io.flash.executor.files.UnitKeys;
 import io.flash.executor.files.WorkDirs;
 import io.flash.executor.store.ObjectStore;
 import io.flash.schema.*;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +21,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -46,6 +49,7 @@ public final class AttemptRunner {
     private final UsageSampler usage;
     private final WorkDirs.Layout workDirs;
     private final Staging staging;
+    private final UnitKeys keys;
     /** Container creation and start, timed separately (the image pull is not in them). */
     private final Timer createTime, startTime;
     /** Streaming attempts between prepare and start; what went wrong feeding one, to report at its exit. */
@@ -73,6 +77,7 @@ public final class AttemptRunner {
         this.usage = usage;
         this.workDirs = new WorkDirs.Layout(settings.workRoot(), staging.scratch());
         this.staging = staging;
+        this.keys = new UnitKeys(staging.scratch(), staging::store);
     }
 
     /**
@@ -89,6 +94,8 @@ public final class AttemptRunner {
                 finish(AttemptRef.of(assignment), Ending.failed(null, notStaged.failureClass(), notStaged.reason()), null);
                 return null;
             }
+            keys.key(assignment.getAttemptId(), task, dirs.workspace(), docker::imageId)
+                    .ifPresent(why -> LOG.debugf("attempt %s has no cache key: %s", assignment.getAttemptId(), why));
             List<String> command = task.getCommand();
             if (task.getStream() != null) {
                 Beneath attemptDir = new Beneath(dirs.work(), staging.scratch());
@@ -311,7 +318,16 @@ public final class AttemptRunner {
             }
         }
         CgroupUsage.Reading used = observed.usage();
-        reporter.report(event(ref, state)
+        AttemptEvent.Builder event = event(ref, state);
+        Optional<UnitKeys.Keyed> keyed = keys.take(attemptId);
+        if (state == AttemptState.SUCCEEDED && keyed.isPresent()) {
+            try {
+                event.setOutputFiles(UnitKeys.outputs(keyed.get())).setCacheKey(keyed.get().key());
+            } catch (IOException e) {
+                LOG.warnf("attempt %s: its outputs could not be read for its cache entry (%s); reported without a key", attemptId, message(e));
+            }
+        }
+        reporter.report(event
                 .setExitCode(exitCode).setFailureClass(ending.failureClass()).setReason(ending.reason()).setStdoutTail(tail)
                 .setOutputs(outputsFound)
                 .setPeakMemoryBytes(used == null ? null : used.peakMemoryBytes())

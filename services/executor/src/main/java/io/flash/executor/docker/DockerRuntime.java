@@ -135,6 +135,11 @@ public final class DockerRuntime implements ContainerRuntime, AutoCloseable {
     }
 
     @Override
+    public String imageId(String image) {
+        return docker.inspectImageCmd(image).exec().getId();
+    }
+
+    @Override
     public List<String> localImageTags() {
         List<String> tags = new ArrayList<>();
         for (Image image : docker.listImagesCmd().exec()) {

@@ -61,6 +61,13 @@ public interface ContainerRuntime {
 
     void ensureImage(String image, Duration timeout) throws InterruptedException;
 
+    /**
+     * The identity of a present image for cache keys (docs/caching.md): its ID, the digest of its
+     * configuration, which is the same on every engine that pulled the same image and changes when a
+     * tag is pushed again with other content.
+     */
+    String imageId(String image);
+
     List<String> localImageTags();
 
     Optional<ContainerInfo> find(String attemptId);

@@ -1,5 +1,6 @@
 package io.flash.executor.attempt;
 
+import io.flash.common.cache.CacheKeys;
 import io.flash.executor.engine.ContainerRuntime;
 import io.flash.executor.files.AddressRule;
 import io.flash.executor.files.Scratch;
@@ -7,6 +8,8 @@ import io.flash.executor.files.Staging;
 import io.flash.executor.files.TaskOwner;
 import io.flash.schema.*;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.*;
@@ -89,6 +92,64 @@ class AttemptRunnerTest {
         assertEquals(List.of(AttemptState.STARTED, AttemptState.SUCCEEDED), reported.stream().map(AttemptEvent::getState).toList());
         assertEquals(0, end.getExitCode());
         assertTrue(end.getStdoutTail().contains("total 500500"), end.getStdoutTail());
+    }
+
+    /** The program's files, as if it had written them: this engine runs nothing. */
+    private Path workspace(Assignment a, Map<String, String> files) throws Exception {
+        Path workspace = dir.resolve("work").resolve("jobs").resolve(a.getJobId());
+        Files.createDirectories(workspace);
+        for (var file : files.entrySet()) Files.writeString(workspace.resolve(file.getKey()), file.getValue());
+        return workspace;
+    }
+
+    private Assignment keyed(String attempt) {
+        Assignment a = assignment("align", null);
+        a.setAttemptId(a.getAttemptId() + attempt);
+        a.getTask().setInputs(List.of("reads.fq"));
+        a.getTask().setOutputs(List.of("out.sam"));
+        engine.program(a.getAttemptId(), MemoryEngine.Program.exits("", 0));
+        return a;
+    }
+
+    @Test
+    void aSucceededAttemptReportsItsCacheKeyAndEachOutputsSizeAndHash() throws Exception {
+        Assignment first = keyed("-1");
+        workspace(first, Map.of("reads.fq", "@r1", "out.sam", "r1\tchr1\n"));
+        AttemptEvent end = run(first);
+        assertEquals(AttemptState.SUCCEEDED, end.getState());
+        assertTrue(end.getCacheKey().matches("v1:[0-9a-f]{64}"), end.getCacheKey());
+        assertEquals(List.of(new OutputFile("out.sam", 8L, CacheKeys.content("r1\tchr1\n".getBytes(StandardCharsets.UTF_8)))),
+                end.getOutputFiles());
+
+        reported.clear();
+        Assignment same = keyed("-2");
+        assertEquals(end.getCacheKey(), run(same).getCacheKey(), "the same unit over the same input: the same key");
+
+        reported.clear();
+        Assignment changed = keyed("-3");
+        workspace(changed, Map.of("reads.fq", "@r2"));
+        assertNotEquals(end.getCacheKey(), run(changed).getCacheKey(), "another input's content: another key");
+
+        reported.clear();
+        Assignment madeUpstream = keyed("-4");
+        madeUpstream.getTask().setUpstreamKeys(Map.of("reads.fq", "v1:trim"));
+        String chained = run(madeUpstream).getCacheKey();
+        reported.clear();
+        Assignment chainedAgain = keyed("-5");
+        chainedAgain.getTask().setUpstreamKeys(Map.of("reads.fq", "v1:trim"));
+        workspace(chainedAgain, Map.of("reads.fq", "@r3"));
+        assertEquals(chained, run(chainedAgain).getCacheKey(), "an input an upstream task made is named by its key, not read");
+    }
+
+    @Test
+    void aFailedAttemptReportsNoKey() throws Exception {
+        Assignment a = keyed("-1");
+        workspace(a, Map.of("reads.fq", "@r1", "out.sam", ""));
+        engine.program(a.getAttemptId(), MemoryEngine.Program.exits("", 3));
+        AttemptEvent end = run(a);
+        assertEquals(AttemptState.FAILED, end.getState());
+        assertNull(end.getCacheKey());
+        assertEquals(List.of(), end.getOutputFiles());
     }
 
     @Test

@@ -86,6 +86,11 @@ public final class MemoryEngine implements ContainerRuntime {
     }
 
     @Override
+    public String imageId(String image) {
+        return "sha256:" + Integer.toHexString(image.hashCode()); // one per name: this engine holds no image
+    }
+
+    @Override
     public List<String> localImageTags() {
         return List.of("flash/shell:1");
     }

@@ -1,7 +1,5 @@
 package io.flash.planner.core.cache;
 
-import io.flash.schema.TaskSpec;
-
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
@@ -21,19 +19,24 @@ import java.util.Set;
  */
 public final class InputOrigins {
 
-    private final Map<String, TaskSpec> byName = new HashMap<>();
+    /** What of a task decides where its inputs come from. */
+    public record Step(List<String> dependsOn, List<String> outputs) {
+    }
+
+    private final Map<String, Step> byName;
     /** Each task's ancestors, walked once: every input of every unit asks for them. */
     private final Map<String, Set<String>> ancestorsOf = new HashMap<>();
 
-    public InputOrigins(List<TaskSpec> tasks) {
-        for (TaskSpec t : tasks) byName.put(t.getName(), t);
+    /** @param steps every task of the job by name */
+    public InputOrigins(Map<String, Step> steps) {
+        this.byName = steps;
     }
 
     /** The task whose output the input is, or empty when its content must be hashed. */
     public Optional<String> madeBy(String taskName, String input) {
         Set<String> writers = new HashSet<>();
         for (String ancestor : ancestors(taskName)) {
-            if (byName.get(ancestor).getOutputs().contains(input)) writers.add(ancestor);
+            if (byName.get(ancestor).outputs().contains(input)) writers.add(ancestor);
         }
         for (String candidate : writers) {
             Set<String> before = ancestors(candidate);
@@ -49,10 +52,10 @@ public final class InputOrigins {
 
     private Set<String> walkAncestors(String taskName) {
         Set<String> seen = new HashSet<>();
-        Deque<String> todo = new ArrayDeque<>(byName.get(taskName).getDependsOn());
+        Deque<String> todo = new ArrayDeque<>(byName.get(taskName).dependsOn());
         while (!todo.isEmpty()) {
             String next = todo.pop();
-            if (seen.add(next)) todo.addAll(byName.get(next).getDependsOn());
+            if (seen.add(next)) todo.addAll(byName.get(next).dependsOn());
         }
         return seen;
     }

@@ -1,8 +1,11 @@
 package io.flash.planner.core.cache;
 
 import io.flash.common.jobfile.JobFiles;
+import io.flash.schema.TaskSpec;
 import org.junit.jupiter.api.Test;
 
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -28,7 +31,9 @@ class InputOriginsTest {
     private final InputOrigins origins;
 
     InputOriginsTest() throws Exception {
-        origins = new InputOrigins(JobFiles.parse(JOB).getTasks());
+        Map<String, InputOrigins.Step> steps = new HashMap<>();
+        for (TaskSpec t : JobFiles.parse(JOB).getTasks()) steps.put(t.getName(), new InputOrigins.Step(t.getDependsOn(), t.getOutputs()));
+        origins = new InputOrigins(steps);
     }
 
     @Test

@@ -1,0 +1,33 @@
+package io.flash.planner.core.cache;
+
+import io.flash.schema.CacheEntry;
+import io.flash.schema.JobProgress;
+import io.flash.schema.TaskEvent;
+import io.flash.schema.TaskSummary;
+
+/** What a unit that succeeded with a key leaves in the cache's index (docs/caching.md). */
+public final class Entries {
+
+    private Entries() {
+    }
+
+    /**
+     * @param unit  the unit as it ended (its start and end set)
+     * @param store the job's object store, or null
+     */
+    public static CacheEntry of(JobProgress job, TaskSummary unit, TaskEvent succeeded, String store, long now) {
+        Double runSeconds = unit.getStartedAt() == null || unit.getFinishedAt() == null ? null
+                : (unit.getFinishedAt() - unit.getStartedAt()) / 1000.0;
+        return CacheEntry.newBuilder()
+                .setScope(ResultCache.scope(ResultCache.Sharing.OWNER, job.getOwner(), job.getQueue()))
+                .setCacheKey(succeeded.getCacheKey()).setJobId(job.getJobId()).setTaskId(unit.getTaskId())
+                .setAttemptId(succeeded.getAttemptId()).setOutputs(succeeded.getOutputFiles()).setStore(store)
+                .setRunSeconds(runSeconds).setCreatedAt(now).setLastUsedAt(now)
+                .build();
+    }
+
+    /** Its record key in the index: a success under one scope replaces the entry of the same key. */
+    public static String id(CacheEntry entry) {
+        return ResultCache.id(entry.getScope(), entry.getCacheKey());
+    }
+}

@@ -1,0 +1,50 @@
+package io.flash.planner.core.cache;
+
+import io.flash.common.cache.CacheKeys;
+import io.flash.schema.TaskDefinition;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The planner's part of the cache keys (docs/caching.md): a task's key once its units succeeded,
+ * and for a task about to run, the key of each upstream task that made one of its inputs — what
+ * only the planner knows; the node resolves everything else.
+ */
+public final class TaskKeys {
+
+    private TaskKeys() {
+    }
+
+    /** The key of a task whose units all succeeded, from their keys in shard order; null when one has none (its node keys nothing). */
+    public static String ofTask(List<String> unitKeys) {
+        if (unitKeys.isEmpty() || unitKeys.contains(null)) return null;
+        return CacheKeys.ofUnits(unitKeys);
+    }
+
+    /**
+     * @param task      the task about to be released (its dependencies are done)
+     * @param taskNames every task of its job
+     * @param specs     a task's definition by name
+     * @param keys      a done task's key by name, or null
+     * @return for each input of the task that an upstream task with a key made: that key
+     */
+    public static Map<String, String> upstream(TaskDefinition task, List<String> taskNames, Function<String, TaskDefinition> specs,
+                                               Function<String, String> keys) {
+        if (task.getInputs().isEmpty()) return Map.of();
+        Map<String, InputOrigins.Step> steps = new HashMap<>();
+        for (String name : taskNames) {
+            TaskDefinition spec = name.equals(task.getName()) ? task : specs.apply(name);
+            steps.put(name, new InputOrigins.Step(new ArrayList<>(spec.getDependsOn()), new ArrayList<>(spec.getOutputs())));
+        }
+        InputOrigins origins = new InputOrigins(steps);
+        Map<String, String> upstream = new HashMap<>();
+        for (String input : task.getInputs()) {
+            origins.madeBy(task.getName(), input).map(keys).ifPresent(key -> upstream.put(input, key));
+        }
+        return upstream;
+    }
+}
