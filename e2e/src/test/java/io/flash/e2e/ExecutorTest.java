@@ -190,6 +190,46 @@ class ExecutorTest extends StackTest {
         }
     }
 
+    private static TaskSummary unit(JobResult result, String name) {
+        return result.getTasks().stream().filter(t -> t.getName().equals(name)).findFirst().orElseThrow();
+    }
+
+    /** docs/caching.md: an unchanged re-run is served from the cache; an output changed since is a miss that recomputes. */
+    @Test
+    void anUnchangedReRunIsServedFromTheCacheAndAChangedOutputIsRecomputed() throws Exception {
+        TaskSpec writes = task("writes", "mkdir -p /workspace/r && printf 'ACGTACGT' > /workspace/r/seq.txt", 0.25, "32Mi");
+        writes.setOutputs(List.of("r/seq.txt"));
+        writes.setCache(true);
+        TaskSpec counts = task("counts", "wc -c < /workspace/r/seq.txt > /workspace/r/len.txt", 0.25, "32Mi");
+        counts.setDependsOn(List.of("writes"));
+        counts.setInputs(List.of("r/seq.txt"));
+        counts.setOutputs(List.of("r/len.txt"));
+        counts.setCache(true);
+        JobResult cold = run(job("cached", writes, counts));
+        assertEquals(JobState.SUCCEEDED, cold.getState(), () -> String.valueOf(cold.getReason()));
+        assertTrue(cold.getTasks().stream().allMatch(t -> t.getCachedFrom() == null));
+
+        JobResult warm = run(job("cached", writes, counts));
+        assertEquals(JobState.SUCCEEDED, warm.getState(), () -> String.valueOf(warm.getReason()));
+        for (int i = 0; i < 2; i++) {
+            assertEquals(cold.getTasks().get(i).getAttemptId(), warm.getTasks().get(i).getCachedFrom(), warm.getTasks().get(i).getName());
+            assertEquals(cold.getTasks().get(i).getOutputs(), warm.getTasks().get(i).getOutputs());
+        }
+        Path jobs = stack.dataDir().resolve("work/jobs");
+        for (String file : List.of("r/seq.txt", "r/len.txt")) {
+            assertArrayEquals(Files.readAllBytes(jobs.resolve(cold.getJobId()).resolve(file)),
+                    Files.readAllBytes(jobs.resolve(warm.getJobId()).resolve(file)), file + " is in the new job's workspace, byte for byte");
+        }
+
+        Files.writeString(jobs.resolve(cold.getJobId()).resolve("r/len.txt"), "changed by hand\n");
+        Files.writeString(jobs.resolve(warm.getJobId()).resolve("r/len.txt"), "changed by hand\n");
+        JobResult third = run(job("cached", writes, counts));
+        assertEquals(JobState.SUCCEEDED, third.getState(), () -> String.valueOf(third.getReason()));
+        assertEquals(unit(cold, "writes").getAttemptId(), unit(third, "writes").getCachedFrom(), "its output is intact: a hit");
+        assertNull(unit(third, "counts").getCachedFrom(), "its recorded output changed: a miss, recomputed");
+        assertEquals("8", Files.readString(jobs.resolve(third.getJobId()).resolve("r/len.txt")).strip());
+    }
+
     @Test
     void anExecutorKilledMidBatchReportsEveryAttemptOnceWithItsTrueExitCode() throws Exception {
         // Each task waits for the test's signal rather than a fixed time: on a loaded machine twenty

@@ -113,6 +113,7 @@ public final class JobFiles {
                 .setRetryOnExitCodes(integers(node.get("retryOnExitCodes"), path + "retryOnExitCodes"))
                 .setFailOnExitCodes(integers(node.get("failOnExitCodes"), path + "failOnExitCodes"))
                 .setContinueOnFailure(node.has("continueOnFailure") && bool(node.get("continueOnFailure"), path + "continueOnFailure"))
+                .setCache(node.has("cache") ? bool(node.get("cache"), path + "cache") : null)
                 .setBackoff(text(node, "backoff", path))
                 .setNodeLabels(stringMap(node.get("nodeLabels"), path + "nodeLabels"))
                 .setStream(stream(section(node, "stream", path, "from, and optionally window and maxDisk"), path + "stream."))

@@ -122,7 +122,7 @@ public final class KafkaGrants {
 
     /** Flash's nodes: their assignments in, their heartbeats, attempt events, usage and logs out. */
     public static Grant executor(List<String> nodeFrameworks) {
-        Rules r = new Rules(EXECUTOR).writes(TASKS_USAGE, TASKS_LOGS, DEAD_LETTER);
+        Rules r = new Rules(EXECUTOR).reads(CACHE_ENTRIES).writes(TASKS_USAGE, TASKS_LOGS, DEAD_LETTER);
         for (String f : nodeFrameworks) {
             r.topic(FRAMEWORK_ASSIGNMENTS.nameFor(f), PatternType.LITERAL, AclOperation.READ);
             r.topic(FRAMEWORK_NODES.nameFor(f), PatternType.LITERAL, AclOperation.WRITE);

@@ -4,6 +4,7 @@ import io.flash.common.resources.Resources;
 import io.flash.common.events.HoldReasons;
 import io.flash.common.ids.JobIds;
 import io.flash.planner.core.cache.Entries;
+import io.flash.planner.core.cache.ResultCache;
 import io.flash.planner.core.cache.TaskKeys;
 import io.flash.schema.*;
 
@@ -116,6 +117,7 @@ public final class JobPlanner {
                 AttemptCharges.placed(unit, event);
             }
             case STARTED -> {
+                if (event.getCacheRejected() != null) out.cacheDropped(event.getCacheRejected());
                 if (unit.getState() == TaskState.RUNNING) return; // the same start told again: its first time stands
                 unit.setState(TaskState.RUNNING);
                 if (event.getNodeId() != null) unit.setNodeId(event.getNodeId());
@@ -246,12 +248,13 @@ public final class JobPlanner {
         if (event.getStdoutTail() != null) unit.setStdoutTail(event.getStdoutTail());
         unit.setOutputs(event.getOutputs());
         unit.setCacheKey(state == TaskState.SUCCEEDED ? event.getCacheKey() : null);
+        unit.setCachedFrom(state == TaskState.SUCCEEDED ? event.getCachedFrom() : null);
         if (event.getPeakMemoryBytes() != null) unit.setPeakMemoryBytes(event.getPeakMemoryBytes());
         if (event.getCpuSeconds() != null) unit.setCpuSeconds(event.getCpuSeconds());
         unit.setReason(reason);
         store.putUnit(unit);
         out.unitStatus(unit);
-        if (unit.getCacheKey() != null) {
+        if (unit.getCacheKey() != null && unit.getCachedFrom() == null) {
             out.cacheEntry(Entries.of(job, unit, event, store.spec(job.getJobId(), JobIds.taskName(job.getJobId(), unit.getTaskId())).getStore(),
                     now));
         }
@@ -412,6 +415,9 @@ public final class JobPlanner {
             definition = Shards.forShard(spec, shardIndex);
         }
         applyEstimate(unit, spec, definition);
+        if (Boolean.TRUE.equals(spec.getCache()) && spec.getStream() == null) {
+            definition.setCacheScope(ResultCache.scope(ResultCache.Sharing.OWNER, job.getOwner(), job.getQueue()));
+        }
         if (!retry.spotAllowedAfter(unit.getSpotLosses())) definition.setSpotAllowed(false);
         if (unit.getMemoryBytes() != null) {
             Capacity r = definition.getResources();

@@ -35,4 +35,7 @@ public interface Outbox {
 
     /** A unit's result for the task-result cache's index (docs/caching.md). */
     void cacheEntry(CacheEntry entry);
+
+    /** A node found this entry (scope|cacheKey) unusable, an output gone or changed: it leaves the index. */
+    void cacheDropped(String id);
 }

@@ -171,6 +171,11 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
     }
 
     @Override
+    public void cacheDropped(String id) {
+        forward(CACHE_SINK, id, null);
+    }
+
+    @Override
     public void jobStatus(JobStatus status) {
         publishNow(STATUS_SINK, status.getJobId(), status);
     }

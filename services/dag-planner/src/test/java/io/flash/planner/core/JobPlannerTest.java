@@ -91,6 +91,30 @@ class JobPlannerTest {
     }
 
     @Test
+    void aTaskThatAsksForTheCacheIsLookedUpInItsOwnersScopeAndAHitIsAResultNotAnEntry() {
+        TaskDefinition cached = task("cached");
+        cached.setCache(true);
+        planner.accept(job("j", cached, task("always", "cached")), 1L);
+        TaskReady ready = plan.drainReady().get(0);
+        assertEquals("owner/alice", ready.getTask().getCacheScope());
+
+        TaskEvent rejected = event(ready, TaskEventType.STARTED);
+        rejected.setCacheRejected("owner/alice|v1:old");
+        planner.onEvent(rejected, 2L);
+        assertEquals(List.of("owner/alice|v1:old"), plan.droppedEntries, "an entry a node could not use leaves the index");
+
+        TaskEvent hit = ended(ready, TaskEventType.SUCCEEDED, null, 0);
+        hit.setCacheKey("v1:cached");
+        hit.setCachedFrom("j0.cached.1");
+        planner.onEvent(hit, 3L);
+        assertEquals(List.of(), plan.cacheEntries, "served from an entry: nothing new to index");
+        TaskReady always = plan.drainReady().get(0);
+        assertNull(always.getTask().getCacheScope(), "a task that does not ask always runs");
+        planner.onEvent(ended(always, TaskEventType.SUCCEEDED, null, 0), 4L);
+        assertEquals("j0.cached.1", plan.onlyResult().getTasks().get(0).getCachedFrom(), "the result says where it came from");
+    }
+
+    @Test
     void aScatterIsNamedToWhatReadsItsOutputsByTheKeysOfAllItsShards() {
         TaskDefinition shards = scattered("s", 3, 1);
         shards.setOutputs(List.of("parts"));

@@ -22,6 +22,7 @@ final class MemoryPlan implements PlanStore, Outbox {
     int unitSteps;
     final List<JobResult> results = new ArrayList<>();
     final List<CacheEntry> cacheEntries = new ArrayList<>();
+    final List<String> droppedEntries = new ArrayList<>();
     final List<ResourceObservation> observations = new ArrayList<>();
     final Map<String, ResourceEstimate> estimates = new HashMap<>();
     /** What the frameworks' heartbeats say of their largest node (0: none reported). */
@@ -67,6 +68,7 @@ final class MemoryPlan implements PlanStore, Outbox {
     @Override public void jobProgress(JobStatus status) { jobSteps.add(status); }
     @Override public void result(JobResult result) { results.add(result); }
     @Override public void cacheEntry(CacheEntry entry) { cacheEntries.add(entry); }
+    @Override public void cacheDropped(String id) { droppedEntries.add(id); }
 
     /** Stores hand out copies, as a real store deserialises a fresh object on every read. */
     @SuppressWarnings("unchecked")

@@ -1,6 +1,7 @@
 package io.flash.executor.agent;
 
 import io.flash.common.resources.Resources;
+import io.flash.executor.cache.CacheIndex;
 import io.flash.executor.attempt.AttemptRef;
 import io.flash.executor.attempt.AttemptReporter;
 import io.flash.executor.attempt.AttemptRunner;
@@ -83,6 +84,11 @@ public final class NodeAgent implements AutoCloseable {
     private Thread pollThread;
 
     public NodeAgent(NodeSettings settings, ContainerRuntime docker, FrameworkLink link) throws IOException {
+        this(settings, docker, link, CacheIndex.EMPTY);
+    }
+
+    /** @param cache the task-result cache's index, where units are looked up before they run (docs/caching.md) */
+    public NodeAgent(NodeSettings settings, ContainerRuntime docker, FrameworkLink link, CacheIndex cache) throws IOException {
         this.settings = settings;
         this.docker = docker;
         this.link = link;
@@ -101,7 +107,7 @@ public final class NodeAgent implements AutoCloseable {
             }
         }, kills, usage, new Staging(settings.workRoot(), this::objectStore, this::inputCache, settings.sharedRoot(),
                 new Scratch(settings.workRoot(), settings.nodeId(), TaskOwner.of(ContainerRuntime.TASK_USER)), AddressRule.of(settings.fetchAllow())),
-                stuck, outsideKills, meters);
+                stuck, outsideKills, meters, cache);
     }
 
     public void start() throws InterruptedException {

@@ -3,6 +3,7 @@ package io.flash.executor.app;
 import com.sun.management.OperatingSystemMXBean;
 import io.flash.common.serde.RegistryValueSerdes;
 import io.flash.common.topics.FlashTopics;
+import io.flash.executor.channel.KafkaCacheIndex;
 import io.flash.common.units.Quantities;
 import io.flash.executor.agent.NodeAgent;
 import io.flash.executor.attempt.NodeSettings;
@@ -45,6 +46,7 @@ public class ExecutorNode implements HealthCheck {
     private DockerRuntime docker;
     private NodeAgent agent;
     private SimulatedFleet fleet;
+    private KafkaCacheIndex cacheIndex;
 
     void onStart(@Observes StartupEvent event) throws Exception {
         FlashTopics topics = new FlashTopics(new RegistryValueSerdes(config.registry().url()));
@@ -58,7 +60,9 @@ public class ExecutorNode implements HealthCheck {
             return;
         }
         docker = new DockerRuntime(config.docker().host(), RegistryAuth.parse(config.node().registryAuth().orElse(null)));
-        agent = new NodeAgent(settings, docker, new KafkaFrameworkLink(topics, settings.frameworkId(), settings.nodeId(), bootstrap));
+        cacheIndex = new KafkaCacheIndex(topics, bootstrap).start();
+        agent = new NodeAgent(settings, docker, new KafkaFrameworkLink(topics, settings.frameworkId(), settings.nodeId(), bootstrap),
+                cacheIndex);
         agent.onLeave(() -> Quarkus.asyncExit(0)); // a reclaimed spot node is gone, as its machine would be
         agent.start();
         agent.bindMetrics(meters);
@@ -67,6 +71,7 @@ public class ExecutorNode implements HealthCheck {
     void onStop(@Observes ShutdownEvent event) throws Exception {
         if (fleet != null) fleet.close();
         if (agent != null) agent.close();
+        if (cacheIndex != null) cacheIndex.close();
         if (docker != null) docker.close();
     }
 

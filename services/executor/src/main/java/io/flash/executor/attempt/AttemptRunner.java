@@ -1,6 +1,8 @@
 package io.flash.executor.attempt;
 
 import io.flash.common.errors.Messages;
+import io.flash.executor.cache.CacheIndex;
+import io.flash.executor.cache.CachedResults;
 import io.flash.executor.engine.ContainerRuntime;
 import io.flash.executor.engine.EngineRefusal;
 import io.flash.executor.files.Beneath;
@@ -50,6 +52,10 @@ public final class AttemptRunner {
     private final WorkDirs.Layout workDirs;
     private final Staging staging;
     private final UnitKeys keys;
+    private final CacheIndex cache;
+    private final CachedResults cachedResults;
+    /** Per attempt: the index entry found but not usable, told with its start so the planner drops it. */
+    private final Map<String, String> rejectedEntries = new ConcurrentHashMap<>();
     /** Container creation and start, timed separately (the image pull is not in them). */
     private final Timer createTime, startTime;
     /** Streaming attempts between prepare and start; what went wrong feeding one, to report at its exit. */
@@ -66,6 +72,14 @@ public final class AttemptRunner {
     public AttemptRunner(ContainerRuntime docker, NodeSettings settings, AttemptReporter reporter, Map<String, Kill> kills,
                   UsageSampler usage, Staging staging, StuckContainers stuck, OutsideKills outsideKills,
                   MeterRegistry meters) {
+        this(docker, settings, reporter, kills, usage, staging, stuck, outsideKills, meters, CacheIndex.EMPTY);
+    }
+
+    public AttemptRunner(ContainerRuntime docker, NodeSettings settings, AttemptReporter reporter, Map<String, Kill> kills,
+                  UsageSampler usage, Staging staging, StuckContainers stuck, OutsideKills outsideKills,
+                  MeterRegistry meters, CacheIndex cache) {
+        this.cache = cache;
+        this.cachedResults = new CachedResults(settings.workRoot().resolve("jobs"), staging.scratch());
         this.stuck = stuck;
         this.outsideKills = outsideKills;
         this.createTime = containerTimer(meters, "create");
@@ -94,8 +108,9 @@ public final class AttemptRunner {
                 finish(AttemptRef.of(assignment), Ending.failed(null, notStaged.failureClass(), notStaged.reason()), null);
                 return null;
             }
-            keys.key(assignment.getAttemptId(), task, dirs.workspace(), docker::imageId)
-                    .ifPresent(why -> LOG.debugf("attempt %s has no cache key: %s", assignment.getAttemptId(), why));
+            Optional<String> notKeyed = keys.key(assignment.getAttemptId(), task, dirs.workspace(), docker::imageId);
+            notKeyed.ifPresent(why -> LOG.debugf("attempt %s has no cache key: %s", assignment.getAttemptId(), why));
+            if (notKeyed.isEmpty() && servedFromCache(assignment)) return null;
             List<String> command = task.getCommand();
             if (task.getStream() != null) {
                 Beneath attemptDir = new Beneath(dirs.work(), staging.scratch());
@@ -119,6 +134,38 @@ public final class AttemptRunner {
         }
     }
 
+    /**
+     * A unit whose key the index holds in its scope, young enough for its job, is served from there:
+     * its outputs copied into this job's workspace and checked, SUCCEEDED reported without a
+     * container. An entry that cannot be used is remembered, told with the start, and the unit runs.
+     */
+    private boolean servedFromCache(Assignment assignment) throws Exception {
+        TaskDefinition task = assignment.getTask();
+        String attemptId = assignment.getAttemptId();
+        if (task.getCacheScope() == null) return false;
+        String key = keys.keyOf(attemptId).orElseThrow();
+        Long maxAge = task.getCacheMaxAgeSeconds();
+        long now = System.currentTimeMillis();
+        Optional<CacheEntry> found = cache.get(task.getCacheScope(), key)
+                .filter(e -> maxAge == null || now - e.getCreatedAt() <= maxAge * 1000);
+        if (found.isEmpty()) return false;
+        CacheEntry entry = found.get();
+        Optional<String> unusable = cachedResults.restore(entry, assignment.getJobId());
+        if (unusable.isPresent()) {
+            LOG.infof("attempt %s runs: its cached result is not usable (%s)", attemptId, unusable.get());
+            rejectedEntries.put(attemptId, task.getCacheScope() + "|" + key);
+            return false;
+        }
+        keys.take(attemptId);
+        reporter.report(event(AttemptRef.of(assignment), AttemptState.SUCCEEDED).setExitCode(0)
+                .setCacheKey(key).setOutputFiles(entry.getOutputs()).setCachedFrom(entry.getAttemptId())
+                .setOutputs(entry.getOutputs().stream().map(o -> o.getPath() + " (" + o.getSizeBytes() + " bytes)").toList())
+                .build());
+        LOG.infof("attempt %s SUCCEEDED from the cache (the outputs of %s)", attemptId, entry.getAttemptId());
+        workDirs.removeAttempt(attemptId);
+        return true;
+    }
+
     /** A container found created but not started (the executor stopped between the two). */
     public void startAndWait(AttemptRef ref, String containerId, Long timeoutSeconds, Staging.Outputs outputs) throws Exception {
         try {
@@ -129,7 +176,7 @@ public final class AttemptRunner {
                     containerId);
             return;
         }
-        reporter.report(event(ref, AttemptState.STARTED).build());
+        reporter.report(event(ref, AttemptState.STARTED).setCacheRejected(rejectedEntries.remove(ref.attemptId())).build());
         String attemptId = ref.attemptId();
         StreamFeeder feeder = feeders.remove(attemptId);
         AtomicBoolean running = new AtomicBoolean(true);

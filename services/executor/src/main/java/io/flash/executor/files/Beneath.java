@@ -14,6 +14,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -120,6 +121,24 @@ public final class Beneath {
             out.close();
             throw e;
         }
+    }
+
+    /**
+     * Copies the file or tree at {@code relative} to the same place under {@code target}, each file
+     * through the scratch directory (a link on either side is refused, never followed).
+     *
+     * @return false when nothing is there
+     */
+    public boolean copyTo(Beneath target, String relative) throws IOException {
+        if (kind(relative) == Kind.ABSENT) return false;
+        for (Entry file : files(relative)) {
+            Path made = target.scratch.file();
+            try (InputStream in = read(file.path())) {
+                Files.copy(in, made, StandardCopyOption.REPLACE_EXISTING);
+            }
+            target.place(made, file.path());
+        }
+        return true;
     }
 
     /** Opens the regular file at {@code relative} for reading; a link or anything else is refused. */

@@ -49,7 +49,7 @@ public final class InputIdentities implements CacheKeys.Identities {
         String upstream = upstreamKeys.get(path);
         if (upstream != null) return CacheKeys.madeBy(upstream, path);
         try {
-            return isRemote(path) ? remote.identity(path) : content(path);
+            return isRemote(path) ? remote.identity(path) : identity(workspace, path);
         } catch (IOException e) {
             throw new UncheckedIOException("input " + path + ": " + e.getMessage(), e);
         }
@@ -70,7 +70,7 @@ public final class InputIdentities implements CacheKeys.Identities {
     }
 
     /** A file by its content; a directory by each file's path and content, in path order; nothing there as absent. */
-    private String content(String path) throws IOException {
+    public static String identity(Beneath workspace, String path) throws IOException {
         Beneath.Kind kind = workspace.kind(path);
         if (kind == Beneath.Kind.ABSENT) return "absent"; // staging refuses the attempt before it starts: a key never used
         if (kind == Beneath.Kind.FILE) {

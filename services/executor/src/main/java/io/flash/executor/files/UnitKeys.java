@@ -55,6 +55,11 @@ public final class UnitKeys {
         }
     }
 
+    /** The attempt's key, if it has one. */
+    public Optional<String> keyOf(String attemptId) {
+        return Optional.ofNullable(byAttempt.get(attemptId)).map(Keyed::key);
+    }
+
     /** The attempt's key, forgotten here: asked once, when it ends. */
     public Optional<Keyed> take(String attemptId) {
         return Optional.ofNullable(byAttempt.remove(attemptId));
@@ -62,14 +67,11 @@ public final class UnitKeys {
 
     /** Each declared output as it is now: its size and identity ({@code sha256:} of a file, {@code tree:} of a directory). */
     public static List<OutputFile> outputs(Keyed keyed) throws IOException {
-        InputIdentities identities = new InputIdentities(keyed.workspace(), Map.of(), image -> image, url -> {
-            throw new IOException("an output is in the workspace");
-        });
         List<OutputFile> files = new ArrayList<>();
         for (String path : keyed.outputs()) {
             if (keyed.workspace().kind(path) == Beneath.Kind.ABSENT) continue;
             long size = keyed.workspace().files(path).stream().mapToLong(Beneath.Entry::size).sum();
-            files.add(new OutputFile(path, size, identities.input(path)));
+            files.add(new OutputFile(path, size, InputIdentities.identity(keyed.workspace(), path)));
         }
         return files;
     }

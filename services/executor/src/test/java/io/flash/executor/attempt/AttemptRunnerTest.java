@@ -1,6 +1,7 @@
 package io.flash.executor.attempt;
 
 import io.flash.common.cache.CacheKeys;
+import io.flash.executor.cache.CacheIndex;
 import io.flash.executor.engine.ContainerRuntime;
 import io.flash.executor.files.AddressRule;
 import io.flash.executor.files.Scratch;
@@ -43,6 +44,10 @@ class AttemptRunnerTest {
     }
 
     private AttemptRunner runner() throws Exception {
+        return runner(CacheIndex.EMPTY);
+    }
+
+    private AttemptRunner runner(CacheIndex cache) throws Exception {
         NodeSettings node = new NodeSettings("n1", "ecs", new Capacity(4.0, 8L << 30, 0L, 0), DiskType.SSD, true, Map.of(),
                 Duration.ofSeconds(2), Duration.ofMinutes(1), 20, dir.resolve("cgroup"), Duration.ofSeconds(1), dir.resolve("work"),
                 65536, 1 << 20, null, 0L, new NodeSettings.Sandbox(128, Duration.ofSeconds(5)), dir.resolve("shared"), "");
@@ -61,7 +66,7 @@ class AttemptRunnerTest {
                 }),
                 new Staging(dir.resolve("work"), () -> null, () -> null, dir.resolve("shared"),
                         new Scratch(dir.resolve("work"), "n1", TaskOwner.of(ContainerRuntime.TASK_USER)), AddressRule.of("")), new StuckContainers(), outsideKills,
-                new SimpleMeterRegistry());
+                new SimpleMeterRegistry(), cache);
     }
 
     private Assignment assignment(String name, Long timeoutSeconds) {
@@ -73,7 +78,11 @@ class AttemptRunnerTest {
 
     /** Prepares and runs it to its end, as the node does. */
     private AttemptEvent run(Assignment a) throws Exception {
-        AttemptRunner runner = runner();
+        return run(a, CacheIndex.EMPTY);
+    }
+
+    private AttemptEvent run(Assignment a, CacheIndex cache) throws Exception {
+        AttemptRunner runner = runner(cache);
         String container = runner.prepare(a);
         if (container != null) {
             runner.startAndWait(AttemptRef.of(a), container, a.getTask().getTimeoutSeconds(), Staging.Outputs.of(a.getTask()));
@@ -139,6 +148,47 @@ class AttemptRunnerTest {
         chainedAgain.getTask().setUpstreamKeys(Map.of("reads.fq", "v1:trim"));
         workspace(chainedAgain, Map.of("reads.fq", "@r3"));
         assertEquals(chained, run(chainedAgain).getCacheKey(), "an input an upstream task made is named by its key, not read");
+    }
+
+    @Test
+    void aUnitWhoseKeyTheIndexHoldsIsServedFromItsOutputsAndOneWhoseOutputChangedRuns() throws Exception {
+        Assignment first = keyed("-1");
+        workspace(first, Map.of("reads.fq", "@r1", "out.sam", "r1\tchr1\n"));
+        AttemptEvent made = run(first);
+        Map<String, CacheEntry> index = new HashMap<>();
+        CacheIndex view = (scope, key) -> Optional.ofNullable(index.get(scope + "|" + key));
+        index.put("owner/alice|" + made.getCacheKey(), CacheEntry.newBuilder().setScope("owner/alice").setCacheKey(made.getCacheKey())
+                .setJobId(first.getJobId()).setTaskId(first.getTaskId()).setAttemptId(first.getAttemptId())
+                .setOutputs(made.getOutputFiles()).setCreatedAt(1L).setLastUsedAt(1L).build());
+
+        reported.clear();
+        Assignment again = keyed("-2");
+        again.setJobId("k");
+        again.getTask().setCacheScope("owner/alice");
+        workspace(again, Map.of("reads.fq", "@r1"));
+        AttemptEvent served = run(again, view);
+        assertEquals(List.of(AttemptState.SUCCEEDED), reported.stream().map(AttemptEvent::getState).toList(), "no container, no start");
+        assertEquals(first.getAttemptId(), served.getCachedFrom());
+        assertEquals("r1\tchr1\n", Files.readString(dir.resolve("work/jobs/k/out.sam")), "its output copied into its own job's workspace");
+        assertFalse(engine.ran(again.getAttemptId()));
+
+        reported.clear();
+        Files.writeString(dir.resolve("work/jobs/j/out.sam"), "tampered");
+        Assignment third = keyed("-3");
+        third.setJobId("m");
+        third.getTask().setCacheScope("owner/alice");
+        workspace(third, Map.of("reads.fq", "@r1", "out.sam", "recomputed"));
+        AttemptEvent ran = run(third, view);
+        assertNull(ran.getCachedFrom());
+        assertEquals("owner/alice|" + made.getCacheKey(), reported.get(0).getCacheRejected(), "its start says which entry failed its check");
+        assertTrue(engine.ran(third.getAttemptId()));
+
+        reported.clear();
+        Assignment otherOwner = keyed("-4");
+        otherOwner.setJobId("n");
+        otherOwner.getTask().setCacheScope("owner/bob");
+        workspace(otherOwner, Map.of("reads.fq", "@r1", "out.sam", "bob's"));
+        assertNull(run(otherOwner, view).getCachedFrom(), "another owner's identical unit does not see alice's entry");
     }
 
     @Test

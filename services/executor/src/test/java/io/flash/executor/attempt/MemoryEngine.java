@@ -52,6 +52,8 @@ public final class MemoryEngine implements ContainerRuntime {
     private final Map<String, Container> containers = new ConcurrentHashMap<>();
     private final Set<String> killed = ConcurrentHashMap.newKeySet();
     final List<String> removed = Collections.synchronizedList(new ArrayList<>());
+    private final Set<String> started = ConcurrentHashMap.newKeySet();
+
     /** Set to make the next create fail with this exception, as the engine would. */
     RuntimeException refuseCreate;
 
@@ -71,6 +73,11 @@ public final class MemoryEngine implements ContainerRuntime {
 
     public boolean exists(String attemptId) {
         return containers.containsKey(containerOf(attemptId));
+    }
+
+    /** Whether the attempt's container was ever started. */
+    public boolean ran(String attemptId) {
+        return started.contains(containerOf(attemptId));
     }
 
     @Override
@@ -122,6 +129,7 @@ public final class MemoryEngine implements ContainerRuntime {
 
     @Override
     public void start(String containerId) {
+        started.add(containerId);
         containers.get(containerId).status()[0] = "running";
     }
 

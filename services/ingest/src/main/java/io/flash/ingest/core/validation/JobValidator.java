@@ -162,6 +162,7 @@ public final class JobValidator {
                 .setRequireLocality(requireLocality)
                 .setSpotAllowed(spotAllowed)
                 .setStream(stream)
+                .setCache(spec.getCache())
                 .build();
     }
 
