@@ -415,9 +415,7 @@ public final class JobPlanner {
             definition = Shards.forShard(spec, shardIndex);
         }
         applyEstimate(unit, spec, definition);
-        if (Boolean.TRUE.equals(spec.getCache()) && spec.getStream() == null) {
-            definition.setCacheScope(ResultCache.scope(ResultCache.Sharing.OWNER, job.getOwner(), job.getQueue()));
-        }
+        if (TaskKeys.servable(spec)) definition.setCacheScope(ResultCache.scope(ResultCache.Sharing.OWNER, job.getOwner(), job.getQueue()));
         if (!retry.spotAllowedAfter(unit.getSpotLosses())) definition.setSpotAllowed(false);
         if (unit.getMemoryBytes() != null) {
             Capacity r = definition.getResources();

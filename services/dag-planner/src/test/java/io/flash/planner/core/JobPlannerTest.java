@@ -1,6 +1,7 @@
 package io.flash.planner.core;
 
 import io.flash.common.cache.CacheKeys;
+import io.flash.planner.core.cache.TaskKeys;
 import io.flash.schema.*;
 import org.junit.jupiter.api.Test;
 
@@ -110,6 +111,13 @@ class JobPlannerTest {
         assertEquals(List.of(), plan.cacheEntries, "served from an entry: nothing new to index");
         TaskReady always = plan.drainReady().get(0);
         assertNull(always.getTask().getCacheScope(), "a task that does not ask always runs");
+        TaskDefinition uploads = task("uploads");
+        uploads.setCache(true);
+        uploads.setUploads(List.of(Upload.newBuilder().setFrom("out.txt").setUrl("s3://lab/out.txt").build()));
+        assertFalse(TaskKeys.servable(uploads), "a hit would not upload: it runs");
+        uploads.setUploads(List.of());
+        uploads.setStore("s3://lab/runs");
+        assertFalse(TaskKeys.servable(uploads), "a hit would leave nothing under the new job's prefix");
         planner.onEvent(ended(always, TaskEventType.SUCCEEDED, null, 0), 4L);
         assertEquals("j0.cached.1", plan.onlyResult().getTasks().get(0).getCachedFrom(), "the result says where it came from");
     }

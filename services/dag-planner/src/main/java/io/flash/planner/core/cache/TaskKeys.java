@@ -19,6 +19,17 @@ public final class TaskKeys {
     private TaskKeys() {
     }
 
+    /**
+     * Whether a task's units may be served from the cache: it asks to be, and a hit would leave
+     * everything it would have — its declared outputs in the workspace. Not a task that reads a
+     * stream, uploads, has its outputs stored under the job's id in an object store, or writes its
+     * streams to files (none of which a hit restores yet).
+     */
+    public static boolean servable(TaskDefinition task) {
+        return Boolean.TRUE.equals(task.getCache()) && task.getStream() == null && task.getUploads().isEmpty() && task.getStore() == null
+                && task.getStdoutTo() == null && task.getStderrTo() == null;
+    }
+
     /** The key of a task whose units all succeeded, from their keys in shard order; null when one has none (its node keys nothing). */
     public static String ofTask(List<String> unitKeys) {
         if (unitKeys.isEmpty() || unitKeys.contains(null)) return null;
