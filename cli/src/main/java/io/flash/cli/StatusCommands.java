@@ -27,10 +27,11 @@ final class StatusCommands {
         if (!job.get("message").isNull()) term.out().println("  " + text(job, "message"));
         term.out().printf("  cost so far: user %.6f, platform %.6f%n", job.path("userCost").asDouble(), job.path("platformCost").asDouble());
         for (JsonNode t : body.get("tasks")) {
-            term.out().printf("  %-28s %-10s attempts=%d exit=%s node=%s%s%n", text(t, "name"), text(t, "state"),
+            term.out().printf("  %-28s %-10s attempts=%d exit=%s node=%s%s%s%n", text(t, "name"), text(t, "state"),
                     t.get("attempts").asInt(), t.get("exitCode").isNull() ? "-" : t.get("exitCode").asText(),
                     t.get("nodeId").isNull() ? "-" : text(t, "nodeId"),
-                    t.get("reason").isNull() ? "" : "  " + text(t, "reason"));
+                    t.get("reason").isNull() ? "" : "  " + text(t, "reason"),
+                    t.hasNonNull("cachedFrom") ? "  from the cache: the outputs of " + text(t, "cachedFrom") : "");
         }
         if (body.path("unitsAgedOut").asBoolean()) {
             term.out().println("  its tasks' details aged out of the status view (flash.view.keep-finished-units); the totals above stand");
@@ -94,7 +95,7 @@ final class StatusCommands {
             String name = text(unit, "name");
             int bracket = name.indexOf('[');
             counts.computeIfAbsent(bracket < 0 ? name : name.substring(0, bracket), k -> new TreeMap<>())
-                    .merge(text(unit, "state"), 1, Integer::sum);
+                    .merge(text(unit, "state") + (unit.hasNonNull("cachedFrom") ? " from the cache" : ""), 1, Integer::sum);
         }
         Map<String, String> lines = new LinkedHashMap<>();
         counts.forEach((task, byState) -> {

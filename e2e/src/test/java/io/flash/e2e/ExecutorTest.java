@@ -215,6 +215,8 @@ class ExecutorTest extends StackTest {
             assertEquals(cold.getTasks().get(i).getAttemptId(), warm.getTasks().get(i).getCachedFrom(), warm.getTasks().get(i).getName());
             assertEquals(cold.getTasks().get(i).getOutputs(), warm.getTasks().get(i).getOutputs());
         }
+        FlashStack.CommandResult status = stack.flash(null, Map.of(), "status", warm.getJobId());
+        assertTrue(status.output().contains("from the cache: the outputs of " + unit(cold, "counts").getAttemptId()), status.output());
         Path jobs = stack.dataDir().resolve("work/jobs");
         for (String file : List.of("r/seq.txt", "r/len.txt")) {
             assertArrayEquals(Files.readAllBytes(jobs.resolve(cold.getJobId()).resolve(file)),

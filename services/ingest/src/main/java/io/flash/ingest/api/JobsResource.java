@@ -46,12 +46,13 @@ public class JobsResource {
     public record TaskView(String taskId, String name, String state, int attempts, Integer exitCode, String failureClass,
                            String reason, String frameworkId, String nodeId, Long startedAt, Long finishedAt, Long memoryBytes,
                            String stdoutTail, Long peakMemoryBytes, Double cpuSeconds, List<String> outputs,
-                           Double costPerHour, double userCost, double platformCost) {
+                           Double costPerHour, double userCost, double platformCost, String cacheKey, String cachedFrom) {
         static TaskView of(TaskSummary t) {
             return new TaskView(t.getTaskId(), t.getName(), t.getState().name(), t.getAttempts(), t.getExitCode(),
                     t.getFailureClass() == null ? null : t.getFailureClass().name(), t.getReason(), t.getFrameworkId(), t.getNodeId(),
                     t.getStartedAt(), t.getFinishedAt(), t.getMemoryBytes(), t.getStdoutTail(), t.getPeakMemoryBytes(),
-                    t.getCpuSeconds(), List.copyOf(t.getOutputs()), t.getCostPerHour(), t.getUserCost(), t.getPlatformCost());
+                    t.getCpuSeconds(), List.copyOf(t.getOutputs()), t.getCostPerHour(), t.getUserCost(), t.getPlatformCost(),
+                    t.getCacheKey(), t.getCachedFrom());
         }
     }
 
