@@ -230,6 +230,44 @@ class ExecutorTest extends StackTest {
         assertEquals(unit(cold, "writes").getAttemptId(), unit(third, "writes").getCachedFrom(), "its output is intact: a hit");
         assertNull(unit(third, "counts").getCachedFrom(), "its recorded output changed: a miss, recomputed");
         assertEquals("8", Files.readString(jobs.resolve(third.getJobId()).resolve("r/len.txt")).strip());
+
+        Files.delete(jobs.resolve(cold.getJobId()).resolve("r/seq.txt"));
+        JobResult fourth = run(job("cached", writes, counts));
+        assertEquals(JobState.SUCCEEDED, fourth.getState(), () -> String.valueOf(fourth.getReason()));
+        assertNull(unit(fourth, "writes").getCachedFrom(), "its recorded output is gone: a miss, recomputed");
+        assertEquals(unit(third, "counts").getAttemptId(), unit(fourth, "counts").getCachedFrom(),
+                "the same key again: the entry its recomputation left is used");
+    }
+
+    /** docs/caching.md: the image is keyed by its ID on the node, so a tag built again with other content is another key. */
+    @Test
+    void anImageTagBuiltAgainWithOtherContentIsAMiss() throws Exception {
+        String tag = "flash/e2e-retag:1";
+        try {
+            tagImage(tag, "one");
+            TaskSpec tagged = task("tagged", "echo ran", 0.25, "32Mi");
+            tagged.setImage(tag);
+            tagged.setCache(true);
+            TaskSummary first = run(job("retag", tagged)).getTasks().get(0);
+            TaskSummary again = run(job("retag", tagged)).getTasks().get(0);
+            assertEquals(first.getAttemptId(), again.getCachedFrom(), "the same image: a hit");
+            tagImage(tag, "two");
+            TaskSummary retagged = run(job("retag", tagged)).getTasks().get(0);
+            assertNull(retagged.getCachedFrom(), "the tag now names other content: a miss");
+            assertNotEquals(first.getCacheKey(), retagged.getCacheKey());
+        } finally {
+            new ProcessBuilder("docker", "rmi", "-f", tag).redirectErrorStream(true).start().waitFor();
+        }
+    }
+
+    /** Builds {@code tag} from flash/shell:1 with one label more: another image, no layer added. */
+    private static void tagImage(String tag, String version) throws Exception {
+        Process build = new ProcessBuilder("docker", "build", "-q", "-t", tag, "-").redirectErrorStream(true).start();
+        try (var in = build.getOutputStream()) {
+            in.write(("FROM flash/shell:1\nLABEL flash.e2e.version=" + version + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+        String output = new String(build.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, build.waitFor(), "docker build " + tag + ": " + output);
     }
 
     @Test

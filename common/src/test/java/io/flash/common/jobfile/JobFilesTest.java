@@ -118,7 +118,7 @@ class JobFilesTest {
                   {name: a, image: x, shell: "echo", env: {E: "1"}, workdir: /w,
                    resources: {cpu: 2, memory: 1Gi, disk: 2Gi, diskType: ssd, network: none, gpus: 1},
                    dependsOn: [b], inputs: [in], outputs: [out], maxAttempts: 2, retryOnExitCodes: [75],
-                   failOnExitCodes: [2], continueOnFailure: true, backoff: 5s, nodeLabels: {zone: a}, timeout: 1h,
+                   failOnExitCodes: [2], continueOnFailure: true, cache: true, backoff: 5s, nodeLabels: {zone: a}, timeout: 1h,
                    framework: ecs, locality: require, spot: never, scatter: {items: [i], from: 1, to: 2, shardSize: 1, targetShardDuration: 40m},
                    stream: {from: "s3://b/p", window: 3, maxDisk: 1Gi}},
                   {name: b, image: x, command: [echo, b]}]}

@@ -36,6 +36,7 @@ public final class KafkaCacheIndex implements CacheIndex, AutoCloseable {
     private final KafkaConsumer<String, byte[]> consumer;
     private final Topic<String, CacheEntry> topic;
     private final Thread thread;
+    private volatile boolean closing;
 
     public KafkaCacheIndex(FlashTopics topics, String bootstrapServers) {
         this.topic = topics.cacheEntries;
@@ -61,17 +62,32 @@ public final class KafkaCacheIndex implements CacheIndex, AutoCloseable {
 
     private void follow() {
         try {
-            List<TopicPartition> parts = consumer.partitionsFor(topic.name(), Duration.ofMinutes(2)).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            List<TopicPartition> parts = partitions();
             consumer.assign(parts);
             consumer.seekToBeginning(parts);
             while (!Thread.currentThread().isInterrupted()) {
                 for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(500))) apply(record);
             }
-        } catch (WakeupException closing) {
+        } catch (WakeupException stopped) {
             // closed
         } catch (RuntimeException e) {
+            if (closing) return;
             LOG.errorf("the cache index stopped being read (%s): this node serves nothing more from the cache", e.getMessage());
+        }
+    }
+
+    /** The topic's partitions, waiting for it: a node may start before ingest has created the platform's topics. */
+    private List<TopicPartition> partitions() {
+        while (true) {
+            List<TopicPartition> parts = consumer.partitionsFor(topic.name(), Duration.ofSeconds(30)).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            if (!parts.isEmpty()) return parts;
+            LOG.infof("waiting for topic %s (ingest creates it): until then this node serves nothing from the cache", topic.name());
+            try {
+                Thread.sleep(5_000);
+            } catch (InterruptedException e) {
+                throw new WakeupException();
+            }
         }
     }
 
@@ -92,7 +108,9 @@ public final class KafkaCacheIndex implements CacheIndex, AutoCloseable {
 
     @Override
     public void close() {
+        closing = true;
         consumer.wakeup();
+        thread.interrupt();
         try {
             thread.join(5_000);
         } catch (InterruptedException e) {
