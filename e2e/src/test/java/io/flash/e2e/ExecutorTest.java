@@ -243,31 +243,35 @@ class ExecutorTest extends StackTest {
     @Test
     void anImageTagBuiltAgainWithOtherContentIsAMiss() throws Exception {
         String tag = "flash/e2e-retag:1";
+        List<String> built = new ArrayList<>(List.of(tag)); // the first build is left untagged by the second: removed by its id
         try {
-            tagImage(tag, "one");
+            built.add(tagImage(tag, "one"));
             TaskSpec tagged = task("tagged", "echo ran", 0.25, "32Mi");
             tagged.setImage(tag);
             tagged.setCache(true);
             TaskSummary first = run(job("retag", tagged)).getTasks().get(0);
             TaskSummary again = run(job("retag", tagged)).getTasks().get(0);
             assertEquals(first.getAttemptId(), again.getCachedFrom(), "the same image: a hit");
-            tagImage(tag, "two");
+            built.add(tagImage(tag, "two"));
             TaskSummary retagged = run(job("retag", tagged)).getTasks().get(0);
             assertNull(retagged.getCachedFrom(), "the tag now names other content: a miss");
             assertNotEquals(first.getCacheKey(), retagged.getCacheKey());
         } finally {
-            new ProcessBuilder("docker", "rmi", "-f", tag).redirectErrorStream(true).start().waitFor();
+            List<String> rmi = new ArrayList<>(List.of("docker", "rmi", "-f"));
+            rmi.addAll(built);
+            new ProcessBuilder(rmi).redirectErrorStream(true).start().waitFor();
         }
     }
 
-    /** Builds {@code tag} from flash/shell:1 with one label more: another image, no layer added. */
-    private static void tagImage(String tag, String version) throws Exception {
+    /** Builds {@code tag} from flash/shell:1 with one label more (another image, no layer added); returns its id. */
+    private static String tagImage(String tag, String version) throws Exception {
         Process build = new ProcessBuilder("docker", "build", "-q", "-t", tag, "-").redirectErrorStream(true).start();
         try (var in = build.getOutputStream()) {
             in.write(("FROM flash/shell:1\nLABEL flash.e2e.version=" + version + "\n").getBytes(StandardCharsets.UTF_8));
         }
         String output = new String(build.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, build.waitFor(), "docker build " + tag + ": " + output);
+        return output.strip().lines().reduce((a, b) -> b).orElseThrow();
     }
 
     @Test
