@@ -88,6 +88,11 @@ public final class CacheKeys {
         return RECIPE + ":" + c.digest();
     }
 
+    /** The record key of a result in the index (flash.cache.entries): its scope and its cache key. */
+    public static String entryId(String scope, String key) {
+        return scope + "|" + key;
+    }
+
     /** The identity of a workspace file an upstream unit of this key wrote at this path. */
     public static String madeBy(String upstreamKey, String path) {
         return "made by " + upstreamKey + " at " + path;

@@ -1,5 +1,6 @@
 package io.flash.executor.attempt;
 
+import io.flash.common.cache.CacheKeys;
 import io.flash.common.errors.Messages;
 import io.flash.executor.cache.CacheIndex;
 import io.flash.executor.cache.CachedResults;
@@ -153,7 +154,7 @@ public final class AttemptRunner {
         Optional<String> unusable = cachedResults.restore(entry, assignment.getJobId());
         if (unusable.isPresent()) {
             LOG.infof("attempt %s runs: its cached result is not usable (%s)", attemptId, unusable.get());
-            rejectedEntries.put(attemptId, task.getCacheScope() + "|" + key);
+            rejectedEntries.put(attemptId, CacheKeys.entryId(task.getCacheScope(), key));
             return false;
         }
         keys.take(attemptId);

@@ -1,6 +1,7 @@
 package io.flash.executor.channel;
 
 import io.flash.common.access.KafkaLogin;
+import io.flash.common.cache.CacheKeys;
 import io.flash.common.topics.FlashTopics;
 import io.flash.common.topics.Topic;
 import io.flash.executor.cache.CacheIndex;
@@ -57,7 +58,7 @@ public final class KafkaCacheIndex implements CacheIndex, AutoCloseable {
 
     @Override
     public Optional<CacheEntry> get(String scope, String key) {
-        return Optional.ofNullable(entries.get(scope + "|" + key));
+        return Optional.ofNullable(entries.get(CacheKeys.entryId(scope, key)));
     }
 
     private void follow() {

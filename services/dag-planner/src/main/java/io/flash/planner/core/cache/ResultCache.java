@@ -1,5 +1,7 @@
 package io.flash.planner.core.cache;
 
+import io.flash.common.cache.CacheKeys;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -73,7 +75,7 @@ public final class ResultCache {
     }
 
     public static String id(String scope, String key) {
-        return scope + "|" + key;
+        return CacheKeys.entryId(scope, key);
     }
 
     /** Who may use each other's results: an admin setting, {@link Sharing#OWNER} unless widened. */
