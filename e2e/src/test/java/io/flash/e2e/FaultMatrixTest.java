@@ -77,7 +77,7 @@ class FaultMatrixTest extends StackTest {
     void aFrameworkFrozenPastTheHeartbeatTimeoutHasItsQueueMovedAndNothingRunsTwice() throws Exception {
         String jobId = runThrough("frozen-framework", () -> {
             stack.pause("faults-a", true);
-            Thread.sleep(40_000); // past the dispatcher's 10 s + 5 s and the shard's own 12 s fence
+            Thread.sleep(25_000); // past the dispatcher's 10 s + 5 s and the shard's own 12 s fence, with 10 s to spare
             stack.pause("faults-a", false);
         });
         long moved = events.values(e -> e.getJobId().equals(jobId) && e.getFailureClass() == FailureClass.FRAMEWORK_LOST
