@@ -11,7 +11,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-/** GETs from the ingest service's HTTP API for the CLI, with the signed-in user's token (Login) when there is one. */
+/** GETs from (and POSTs to) the ingest service's HTTP API for the CLI, with the signed-in user's token (Login) when there is one. */
 final class Api {
 
     /** An answer: its status and JSON body. */
@@ -26,7 +26,15 @@ final class Api {
 
     /** The answer, whatever its status; null after printing why when the API cannot be reached. */
     static Answer fetch(Terminal term, String api, String path, Duration timeout) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(api + path)).timeout(timeout);
+        return send(term, api, HttpRequest.newBuilder(URI.create(api + path)).timeout(timeout));
+    }
+
+    /** A POST with no body, as {@link #fetch}. */
+    static Answer post(Terminal term, String api, String path, Duration timeout) throws Exception {
+        return send(term, api, HttpRequest.newBuilder(URI.create(api + path)).timeout(timeout).POST(HttpRequest.BodyPublishers.noBody()));
+    }
+
+    private static Answer send(Terminal term, String api, HttpRequest.Builder request) throws Exception {
         Login.fromEnvironment(term).accessToken().ifPresent(t -> request.header("Authorization", "Bearer " + t));
         HttpResponse<String> response;
         try {

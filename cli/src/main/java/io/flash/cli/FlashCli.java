@@ -39,7 +39,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "flash", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT, version = "flash 0.1.0",
         description = "Submit jobs to Flash and look at them.",
         subcommands = {FlashCli.Setup.class, FlashCli.SignIn.class, FlashCli.SignOut.class, FlashCli.Submit.class, CostCommands.Cost.class, CapacityCommands.Capacity.class,
-                FlashCli.Status.class, FlashCli.Watch.class, FlashCli.Result.class, FlashCli.Cancel.class,
+                FlashCli.Status.class, FlashCli.Watch.class, FlashCli.Result.class, FlashCli.Cancel.class, ResubmitCommand.class,
                 FlashCli.SchemaOf.class, FlashCli.Jobs.class, FlashCli.Logs.class, FlashCli.Frameworks.class,
                 FlashCli.Why.class, FlashCli.Nodes.class, FlashCli.Console.class},
         footerHeading = "%nEnvironment:%n",
@@ -340,27 +340,32 @@ public final class FlashCli implements Callable<Integer> {
                 return 0;
             }
             term.err().println("submitted " + job.getName() + " (submission " + job.getSubmissionId() + "); waiting for its result…");
-            Thread progress = progressPrinter(term, api(), jobId);
-            Optional<JobClient.Outcome> outcome;
-            try {
-                outcome = client.awaitOutcome(jobId, job.getSubmissionId(), Duration.ofSeconds(timeoutSeconds));
-            } finally {
-                progress.interrupt();
-            }
-            if (outcome.isEmpty()) {
-                term.err().println("no result within " + timeoutSeconds + " s; the job may still be running: flash status " + jobId);
-                return 1;
-            }
-            if (outcome.get().rejected() != null) {
-                term.err().println("rejected:");
-                for (FieldError e : outcome.get().rejected().getReasons()) {
-                    term.err().println("  " + e.getField() + ": " + e.getReason());
-                }
-                return 1;
-            }
-            printResult(term, outcome.get().result());
-            return outcome.get().result().getState() == JobState.SUCCEEDED ? 0 : 1;
+            return awaitOutcome(term, client, jobId, job.getSubmissionId(), timeoutSeconds);
         }
+    }
+
+    /** Waits for the job's result or rejection, printing progress meanwhile; the exit code says how it ended. */
+    int awaitOutcome(Terminal term, JobClient client, String jobId, String submissionId, long timeoutSeconds) throws Exception {
+        Thread progress = progressPrinter(term, api(), jobId);
+        Optional<JobClient.Outcome> outcome;
+        try {
+            outcome = client.awaitOutcome(jobId, submissionId, Duration.ofSeconds(timeoutSeconds));
+        } finally {
+            progress.interrupt();
+        }
+        if (outcome.isEmpty()) {
+            term.err().println("no result within " + timeoutSeconds + " s; the job may still be running: flash status " + jobId);
+            return 1;
+        }
+        if (outcome.get().rejected() != null) {
+            term.err().println("rejected:");
+            for (FieldError e : outcome.get().rejected().getReasons()) {
+                term.err().println("  " + e.getField() + ": " + e.getReason());
+            }
+            return 1;
+        }
+        printResult(term, outcome.get().result());
+        return outcome.get().result().getState() == JobState.SUCCEEDED ? 0 : 1;
     }
 
     /** While submit --wait waits: a line whenever the job's progress changes (when the status API answers). */

@@ -4,10 +4,13 @@ import io.flash.common.client.JobClient;
 import io.flash.common.jobfile.JobFileException;
 import io.flash.common.jobfile.JobFiles;
 import io.flash.ingest.core.Intake;
+import io.flash.ingest.core.Resubmissions;
 import io.flash.ingest.core.access.Access;
 import io.flash.ingest.core.access.Caller;
 import io.flash.ingest.core.validation.ValidationResult;
+import io.flash.ingest.history.JobRecords;
 import io.flash.ingest.view.JobViews;
+import io.flash.schema.JobAccepted;
 import io.flash.schema.JobState;
 import io.flash.schema.JobStatus;
 import io.flash.schema.JobSubmission;
@@ -16,6 +19,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.*;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -64,12 +68,14 @@ public class JobsResource {
     private final JobClient client;
     private final Callers callers;
     private final Intake validation;
+    private final JobRecords records;
 
-    public JobsResource(JobViews views, JobClient client, Callers callers, Intake validation) {
+    public JobsResource(JobViews views, JobClient client, Callers callers, Intake validation, JobRecords records) {
         this.views = views;
         this.client = client;
         this.callers = callers;
         this.validation = validation;
+        this.records = records;
     }
 
     @GET
@@ -128,16 +134,53 @@ public class JobsResource {
         if (ownership.refusal() != null) return error(403, ownership.refusal());
         if (ownership.owner() != null) job.setOwner(ownership.owner());
         if (job.getSubmissionId() == null || job.getSubmissionId().isBlank()) job.setSubmissionId(UUID.randomUUID().toString());
-        // Checked before it is published: an id this door answers with always resolves (a rejection after
-        // publishing would leave the client polling a 404).
+        return checkedAndPublished(job, Map.of());
+    }
+
+    /**
+     * Submits the job again as it was accepted, under a new id ({@code submissionId} when given: a
+     * client that retries the request gets the same job, not a second one). Units whose cache key is
+     * unchanged are served from the cache (docs/caching.md). Its owner or an admin may ask; it runs
+     * as its owner's.
+     */
+    @POST
+    @Path("/{id}/resubmit")
+    public Response resubmit(@PathParam("id") String id, @QueryParam("submissionId") String submissionId) throws Exception {
+        Callers.Lookup job = callers.job(views, id, 0, 1, "resubmit");
+        if (job.refusal() != null) return job.refusal();
+        JobStatus status = job.page().job();
+        Optional<JobAccepted> accepted = records.acceptedOf(id, status.getAcceptedAt());
+        if (accepted.isEmpty() || accepted.get().getSourceOffset() < 0) {
+            return error(409, "the submission of " + id + " cannot be read back (accepted before resubmit was recorded, or past"
+                    + " flash.jobs.accepted's retention of 7 days): submit its job file again");
+        }
+        Optional<JobSubmission> original = records.submissionAt(accepted.get().getSourcePartition(), accepted.get().getSourceOffset());
+        if (original.isEmpty()) {
+            return error(410, "the submission of " + id + " is no longer on flash.jobs.submitted (kept 7 days): submit its job file again");
+        }
+        JobSubmission again = Resubmissions.of(original.get(), id,
+                submissionId == null || submissionId.isBlank() ? UUID.randomUUID().toString() : submissionId);
+        Access.Ownership ownership = Access.ownerOf(callers.current().orElseThrow(), status.getOwner());
+        if (ownership.refusal() != null) return error(403, ownership.refusal() + " (a job is submitted again by its owner)");
+        again.setOwner(ownership.owner() != null ? ownership.owner() : status.getOwner());
+        return checkedAndPublished(again, Map.of("resubmitOf", id));
+    }
+
+    /**
+     * Checked before it is published: an id this door answers with always resolves (a rejection after
+     * publishing would leave the client polling a 404).
+     */
+    private Response checkedAndPublished(JobSubmission job, Map<String, String> more) throws Exception {
         ValidationResult checked = validation.check(job, job.getSubmissionId(), System.currentTimeMillis());
         if (!checked.isAccepted()) {
             List<String> errors = checked.errors().stream().map(e -> e.getField() + ": " + e.getReason()).toList();
             return Response.status(400).entity(Map.of("error", String.join("; ", errors), "errors", errors)).build();
         }
         String jobId = client.submit(job, callers.token());
-        return Response.accepted(Map.of("jobId", jobId, "submissionId", job.getSubmissionId(),
-                "status", "/jobs/" + jobId)).build();
+        Map<String, String> answer = new LinkedHashMap<>(Map.of("jobId", jobId, "submissionId", job.getSubmissionId(),
+                "status", "/jobs/" + jobId));
+        answer.putAll(more);
+        return Response.accepted(answer).build();
     }
 
     @POST

@@ -149,7 +149,10 @@ public final class Intake {
         if (!result.isAccepted()) {
             return reject(from, submissionId, submission.getName(), result.errors(), now);
         }
-        return new Accepted(result.accepted());
+        JobAccepted accepted = result.accepted();
+        accepted.setSourcePartition(from.partition());
+        accepted.setSourceOffset(from.offset());
+        return new Accepted(accepted);
     }
 
     private static Rejected reject(Source from, String submissionId, String jobName, List<FieldError> reasons, long now) {

@@ -6,6 +6,7 @@ import io.flash.common.topics.FlashTopics;
 import io.flash.common.topics.Topic;
 import io.flash.ingest.app.IngestConfig;
 import io.flash.schema.JobAccepted;
+import io.flash.schema.JobSubmission;
 import io.flash.schema.LogChunk;
 import io.flash.schema.TaskEvent;
 import jakarta.annotation.PreDestroy;
@@ -75,6 +76,37 @@ public class JobRecords {
     public Optional<JobAccepted> acceptedOf(String jobId, long acceptedAt) {
         List<JobAccepted> found = read(topics.jobsAccepted, jobId::equals, jobId, acceptedAt);
         return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
+    }
+
+    /**
+     * The submission a job was accepted from ({@link JobAccepted#getSourcePartition()}, offset): read
+     * at its offset, so what is read is exactly what ingest verified and accepted, whatever else was
+     * published under the same key. Empty when the topic no longer keeps it (past its retention).
+     */
+    public Optional<JobSubmission> submissionAt(int partition, long offset) {
+        Deserializer<JobSubmission> values = topics.jobsSubmitted.valueSerde().deserializer();
+        TopicPartition part = new TopicPartition(topics.jobsSubmitted.name(), partition);
+        KafkaConsumer<String, byte[]> consumer = borrow();
+        boolean reusable = false;
+        try {
+            consumer.assign(List.of(part));
+            long first = consumer.beginningOffsets(List.of(part)).get(part);
+            long end = consumer.endOffsets(List.of(part)).get(part);
+            Optional<JobSubmission> found = Optional.empty();
+            if (offset >= first && offset < end) {
+                consumer.seek(part, offset);
+                long deadline = System.nanoTime() + READ_FOR_AT_MOST.toNanos();
+                while (found.isEmpty() && consumer.position(part) <= offset && System.nanoTime() < deadline) {
+                    for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                        if (r.offset() == offset && r.value() != null) found = Optional.of(values.deserialize(r.topic(), r.headers(), r.value()));
+                    }
+                }
+            }
+            reusable = true;
+            return found;
+        } finally {
+            giveBack(consumer, reusable);
+        }
     }
 
     /**

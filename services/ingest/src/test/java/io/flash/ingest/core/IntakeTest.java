@@ -7,6 +7,7 @@ import io.flash.ingest.core.validation.Limits;
 import io.flash.schema.*;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -34,6 +35,22 @@ class IntakeTest {
         JobAccepted accepted = assertInstanceOf(Intake.Accepted.class, decision).job();
         assertEquals(JobIds.forSubmission("run-42"), accepted.getJobId());
         assertEquals(5L, accepted.getAcceptedAt());
+        assertEquals(2, accepted.getSourcePartition(), "where a resubmit reads the submission back");
+        assertEquals(41L, accepted.getSourceOffset());
+    }
+
+    @Test
+    void aResubmissionIsTheAcceptedSubmissionUnderANewIdLabelledWithTheJobItRepeats() {
+        JobSubmission original = job("run-42", "flash/shell:1");
+        original.setLabels(Map.of("project", "cohort-7"));
+        JobSubmission again = Resubmissions.of(original, "job-run-42", "run-43");
+        assertEquals("run-43", again.getSubmissionId());
+        assertEquals(Map.of("project", "cohort-7", Resubmissions.LABEL, "job-run-42"), again.getLabels());
+        assertEquals(original.getTasks(), again.getTasks());
+        assertEquals("run-42", original.getSubmissionId(), "the original is left as it was");
+        assertEquals(Map.of("project", "cohort-7"), original.getLabels());
+        Intake.Decision decision = intake.decide(from, new byte[10], bytes -> again, 6L);
+        assertEquals(JobIds.forSubmission("run-43"), assertInstanceOf(Intake.Accepted.class, decision).job().getJobId());
     }
 
     @Test
