@@ -53,6 +53,7 @@ export function ganttChart(canvas, bars) {
               const a = item.raw.attempt;
               const lines = [`${a.outcome} on ${a.frameworkId ?? '?'}/${a.nodeId ?? '?'}, ${clock(item.raw.x[0])}–${clock(item.raw.x[1])}`];
               if (a.exitCode != null) lines.push(`exit code ${a.exitCode}${a.failureClass ? ` (${a.failureClass})` : ''}`);
+              if (a.cachedFrom) lines.push(`from the cache: the outputs of ${a.cachedFrom}`);
               if (a.reason) lines.push(a.reason);
               return lines;
             },

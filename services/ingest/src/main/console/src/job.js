@@ -8,7 +8,7 @@ import { ganttChart, memoryChart } from './charts.js';
 import {
   ACTIVE_UNIT_STATES, dagElements, dagTasks, FINAL_JOB_STATES, formatBytes, formatCost, formatDuration, formatTime, ganttBars,
   jobDuration,
-  shardOf, unitLabel,
+  shardOf, shownState, unitLabel,
 } from './model.js';
 
 cytoscape.use(dagre);
@@ -106,7 +106,7 @@ export function jobPage(view, jobId) {
       ${tasks.map((t) => {
     const one = t.shards <= 1 ? state.units.get(`${jobId}.${t.name}`) : null;
     const where = one && one.nodeId ? `${one.frameworkId ?? ''}/${one.nodeId}` : (one && one.frameworkId) || '';
-    const words = one ? (one.reason || '') : Object.entries(t.counts).map(([s, n]) => `${n} ${s.toLowerCase()}`).join(', ');
+    const words = one ? (one.reason || (one.cachedFrom ? `from the cache: the outputs of ${one.cachedFrom}` : '')) : Object.entries(t.counts).map(([s, n]) => `${n} ${s.toLowerCase()}`).join(', ');
     return `<tr data-task="${esc(t.name)}" data-state="${esc(t.state)}" class="${state.selected === t.name ? 'selected' : ''}">
           <td><a href="javascript:void 0" class="task-link">${esc(t.name)}</a></td><td>${badge(t.state)}</td>
           <td>${t.shards > 1 ? `${t.succeeded}/${t.shards} shards` : '1'}</td><td>${esc(where)}</td><td>${esc(words)}</td></tr>`;
@@ -180,8 +180,8 @@ export function jobPage(view, jobId) {
       <table class="attempts"><thead><tr><th>Attempt</th><th>Where</th><th>Started</th><th>Ran</th><th>Outcome</th><th>Exit</th><th>Class</th><th>Reason</th><th>Peak memory</th><th>cpu s</th></tr></thead>
       <tbody>${attempts.slice(0, 300).map((a) => `<tr data-attempt="${esc(a.attemptId)}"><td>${esc(unitLabel(a.task, a.shard))} #${a.number}</td>
         <td>${esc(a.frameworkId ?? '')}/${esc(a.nodeId ?? '')}</td><td>${formatTime(a.startedAt)}</td>
-        <td>${a.startedAt ? formatDuration((a.endedAt ?? Date.now()) - a.startedAt) : '–'}</td><td>${badge(a.outcome)}</td>
-        <td>${a.exitCode ?? ''}</td><td>${esc(a.failureClass ?? '')}</td><td>${esc(a.reason ?? '')}</td>
+        <td>${a.startedAt ? formatDuration((a.endedAt ?? Date.now()) - a.startedAt) : '–'}</td><td>${badge(shownState(a.outcome, a.cachedFrom))}</td>
+        <td>${a.exitCode ?? ''}</td><td>${esc(a.failureClass ?? '')}</td><td>${esc(a.reason ?? (a.cachedFrom ? `from the cache: the outputs of ${a.cachedFrom}` : ''))}</td>
         <td>${formatBytes(a.peakMemoryBytes)}</td><td>${a.cpuSeconds != null ? a.cpuSeconds.toFixed(1) : ''}</td></tr>`).join('')}</tbody></table>
       ${attempts.length > 300 ? `<p class="muted">first 300 of ${attempts.length} attempts</p>` : ''}
       <div class="memory-box"><canvas id="memory"></canvas></div>

@@ -8,8 +8,13 @@ export const WAITING_UNIT_STATES = new Set(['PENDING', 'READY', 'DISPATCHED', 'P
 export const STATE_COLOURS = {
   PENDING: '#9aa5b1', READY: '#7cc4fa', DISPATCHED: '#47a3f3', PLACED: '#2186eb', WAITING: '#7cc4fa',
   RUNNING: '#f0b429', SUCCEEDED: '#3ebd93', FAILED: '#e12d39', LOST: '#9446ed', CANCELLED: '#616e7c', SKIPPED: '#cbd2d9',
-  ACCEPTED: '#7cc4fa',
+  ACCEPTED: '#7cc4fa', CACHED: '#14b8a6',
 };
+
+/** A unit or attempt that succeeded by taking an earlier run's outputs (docs/caching.md): drawn as CACHED. */
+export function shownState(state, cachedFrom) {
+  return state === 'SUCCEEDED' && cachedFrom != null ? 'CACHED' : state;
+}
 
 /** The task name of a unit id `<jobId>.<task>[.s<shard>]` (task names contain no dot). */
 export function taskNameOf(jobId, unitId) {
@@ -35,7 +40,7 @@ export function rollUp(counts, units) {
 }
 
 /**
- * The DAG's tasks with their current state, from the graph (dependencies, shard counts) and the
+ * The DAG's tasks with their current state (CACHED when every unit was served from the cache), from the graph (dependencies, shard counts) and the
  * latest unit summaries (a Map unitId → TaskView, kept current by live events).
  */
 export function dagTasks(jobId, graph, units) {
@@ -44,14 +49,20 @@ export function dagTasks(jobId, graph, units) {
     const name = taskNameOf(jobId, u.taskId);
     if (!counts.has(name)) counts.set(name, {});
     const c = counts.get(name);
-    c[u.state] = (c[u.state] || 0) + 1;
+    const state = shownState(u.state, u.cachedFrom);
+    c[state] = (c[state] || 0) + 1;
   }
   const byName = new Map(graph.tasks.map((t) => [t.name, t]));
   return [...counts.entries()].map(([name, c]) => {
     const t = byName.get(name) || { name, dependsOn: [], shards: 0 };
     const total = Object.values(c).reduce((a, b) => a + b, 0);
     const shards = t.shards > 0 ? t.shards : total;
-    return { name, dependsOn: t.dependsOn, shards, counts: c, succeeded: c.SUCCEEDED || 0, state: rollUp(c, shards) };
+    const cached = c.CACHED || 0;
+    const { CACHED: _, ...run } = c;
+    const succeeded = (c.SUCCEEDED || 0) + cached;
+    const rolled = rollUp({ ...run, SUCCEEDED: succeeded }, shards);
+    const state = rolled === 'SUCCEEDED' && cached === succeeded ? 'CACHED' : rolled;
+    return { name, dependsOn: t.dependsOn, shards, counts: c, succeeded, cached, state };
   });
 }
 
@@ -82,7 +93,7 @@ export function ganttBars(attempts, acceptedAt, rowsBy, now) {
     const row = rowsBy === 'node' ? `${a.frameworkId ?? '?'}/${a.nodeId ?? '?'}` : unitLabel(a.task, a.shard);
     bars.push({
       row, from: (start - acceptedAt) / 1000, to: Math.max((end - acceptedAt) / 1000, (start - acceptedAt) / 1000 + 0.05),
-      outcome: a.outcome, attempt: a,
+      outcome: shownState(a.outcome, a.cachedFrom), attempt: a,
     });
   }
   return bars;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  dagElements, dagTasks, formatBytes, formatCost, formatDuration, ganttBars, ganttRows, jobsQuery, progress, rollUp, shardOf, taskNameOf,
+  dagElements, dagTasks, formatBytes, formatCost, formatDuration, ganttBars, ganttRows, jobsQuery, progress, rollUp, shardOf, STATE_COLOURS, taskNameOf,
 } from '../src/model.js';
 
 const job = 'job-1';
@@ -48,6 +48,22 @@ test('the Gantt has one bar per attempt that ran, retries in the same row, a run
   assert.deepEqual(bars.map((b) => [b.row, b.from, b.to]), [['a', 1, 3], ['a', 4, 8]]);
   assert.deepEqual(ganttRows(bars), ['a']);
   assert.deepEqual(ganttRows(ganttBars(attempts, 1000, 'node', 9000)), ['ecs/n1', 'ecs/n2']);
+});
+
+test('units and attempts served from the cache are drawn as CACHED, and count as succeeded', () => {
+  const graph = { tasks: [{ name: 'ref', dependsOn: [], shards: 1 }, { name: 'align', dependsOn: ['ref'], shards: 2 }] };
+  const units = new Map([
+    ['job-1.ref', { taskId: 'job-1.ref', state: 'SUCCEEDED', cachedFrom: 'job-0.ref.1' }],
+    ['job-1.align.s0', { taskId: 'job-1.align.s0', state: 'SUCCEEDED', cachedFrom: 'job-0.align.s0.1' }],
+    ['job-1.align.s1', { taskId: 'job-1.align.s1', state: 'SUCCEEDED', cachedFrom: null }],
+  ]);
+  const tasks = dagTasks(job, graph, units);
+  assert.deepEqual(tasks.map((t) => [t.name, t.state, t.succeeded, t.cached]), [['ref', 'CACHED', 1, 1], ['align', 'SUCCEEDED', 2, 1]]);
+  assert.equal(dagElements(tasks)[0].data.colour, STATE_COLOURS.CACHED);
+  assert.notEqual(STATE_COLOURS.CACHED, STATE_COLOURS.SUCCEEDED);
+  const bars = ganttBars([{ task: 'ref', shard: null, nodeId: 'n1', frameworkId: 'ecs', placedAt: 2000, endedAt: 2100,
+    outcome: 'SUCCEEDED', cachedFrom: 'job-0.ref.1' }], 1000, 'unit', 9000);
+  assert.equal(bars[0].outcome, 'CACHED');
 });
 
 test('formats and queries', () => {

@@ -177,13 +177,15 @@ class ExecutorTest extends StackTest {
         assertTrue(forgot.getReason().contains("left no results/missing.vcf in the job workspace"), forgot.getReason());
 
         // The node keys what it runs (docs/caching.md): the same unit in another job, the same key; a failure, none.
+        // A task that declares outputs is served from the cache with nothing said: the default.
         String key = result.getTasks().get(0).getCacheKey();
-        assertTrue(key != null && key.matches("v1:[0-9a-f]{64}"), key);
+        assertTrue(key != null && key.matches("v2:[0-9a-f]{64}"), key);
         assertNull(forgot.getCacheKey());
         JobResult again = run(job("outputs-again", writes));
         assertEquals(key, again.getTasks().get(0).getCacheKey(), "an unchanged unit under a new job id");
+        assertEquals(result.getTasks().get(0).getAttemptId(), again.getTasks().get(0).getCachedFrom(), "served from the first");
         try (index) {
-            CacheEntry entry = index.await(e -> e.getCacheKey().equals(key), 2, Duration.ofSeconds(30), "index entries of " + key).get(0);
+            CacheEntry entry = index.await(e -> e.getCacheKey().equals(key), 1, Duration.ofSeconds(30), "index entries of " + key).get(0);
             assertEquals(List.of(new OutputFile("results/seq.txt", 4L, CacheKeys.content("ACGT".getBytes(StandardCharsets.UTF_8)))),
                     entry.getOutputs(), "the index names each output by its size and content");
             assertEquals(result.getJobId(), entry.getJobId());
@@ -237,6 +239,77 @@ class ExecutorTest extends StackTest {
         assertNull(unit(fourth, "writes").getCachedFrom(), "its recorded output is gone: a miss, recomputed");
         assertEquals(unit(third, "counts").getAttemptId(), unit(fourth, "counts").getCachedFrom(),
                 "the same key again: the entry its recomputation left is used");
+    }
+
+    /** docs/caching.md: a hit restores declared outputs only, so a step that leaves more is run again, saying why. */
+    @Test
+    void aStepThatWritesFilesItDoesNotDeclareIsNeverServedFromTheCache() throws Exception {
+        TaskSpec index = task("index", "printf ref > /workspace/ref.fa && printf idx > /workspace/ref.fa.bwt", 0.25, "32Mi");
+        index.setOutputs(List.of("ref.fa"));
+        JobResult first = run(job("undeclared", index));
+        TaskSummary made = first.getTasks().get(0);
+        assertEquals(TaskState.SUCCEEDED, made.getState());
+        assertTrue(made.getReason().startsWith("not cached: it wrote ref.fa.bwt in the workspace without declaring them"), made.getReason());
+        TaskSummary again = run(job("undeclared", index)).getTasks().get(0);
+        assertEquals(made.getCacheKey(), again.getCacheKey());
+        assertNull(again.getCachedFrom(), "run again: a result from the cache would lack ref.fa.bwt");
+    }
+
+    /**
+     * Issue 33's resume: a job that failed at its last step, submitted again with {@code flash
+     * resubmit}, is served from the cache up to that step and runs only the step that failed; the
+     * planner killed -9 while the cached steps are being served (what was dispatched ends while it is
+     * down) loses and repeats nothing.
+     */
+    @Test
+    void aFailedJobSubmittedAgainStartsAtTheStepThatFailedAndAPlannerKilledMeanwhileLosesNothing() throws Exception {
+        List<TaskSpec> steps = new ArrayList<>();
+        for (int i = 1; i <= 3; i++) {
+            TaskSpec step = task("step" + i, (i == 1 ? "" : "cat /workspace/s" + (i - 1) + ".txt > /workspace/s" + i + ".txt; ")
+                    + "printf " + i + " >> /workspace/s" + i + ".txt", 0.25, "32Mi");
+            if (i > 1) {
+                step.setDependsOn(List.of("step" + (i - 1)));
+                step.setInputs(List.of("s" + (i - 1) + ".txt"));
+            }
+            step.setOutputs(List.of("s" + i + ".txt"));
+            step.setCache(true);
+            steps.add(step);
+        }
+        TaskSpec last = task("last", "exit 3", 0.25, "32Mi");
+        last.setDependsOn(List.of("step3"));
+        last.setInputs(List.of("s3.txt"));
+        last.setMaxAttempts(1);
+        last.setCache(true);
+        steps.add(last);
+        JobResult failed = run(job("resume", steps.toArray(TaskSpec[]::new)));
+        assertEquals(JobState.FAILED, failed.getState());
+
+        String submissionId = "resume-" + System.nanoTime();
+        FlashStack.CommandResult again = stack.flash(null, Map.of(), "resubmit", failed.getJobId(), "--submission-id", submissionId);
+        assertEquals(0, again.exit(), again.output());
+        String jobId = again.output().lines().findFirst().orElseThrow().strip();
+        awaitPage(jobId, p -> p.get("job").get("tasksSucceeded").asInt() >= 1, Duration.ofSeconds(60), "a step served");
+        stack.kill("dag-planner");
+        Thread.sleep(2_000); // what was dispatched ends while no planner runs: its report waits in Kafka
+        stack.startService("dag-planner", Map.of());
+        stack.awaitReady("dag-planner", Duration.ofSeconds(120));
+        JobResult resumed = client.awaitOutcome(submissionId, TIMEOUT).orElseThrow().result();
+
+        assertEquals(JobState.FAILED, resumed.getState(), "the same job, and its last step fails again");
+        assertEquals(3, resumed.getExitCode());
+        for (int i = 1; i <= 3; i++) {
+            TaskSummary step = unit(resumed, "step" + i);
+            assertEquals(unit(failed, "step" + i).getAttemptId(), step.getCachedFrom(), step.getName() + " came from the cache");
+            assertEquals(1, step.getAttempts(), step.getName() + " was served once, the planner's restart notwithstanding");
+        }
+        assertNull(unit(resumed, "last").getCachedFrom(), "the failed step ran again");
+        assertEquals("123", Files.readString(stack.dataDir().resolve("work/jobs").resolve(jobId).resolve("s3.txt")));
+        JsonNode page = page(jobId);
+        assertEquals(failed.getJobId(), page.get("job").get("labels").get("resubmit-of").asText());
+
+        FlashStack.CommandResult unknown = stack.flash(null, Map.of(), "resubmit", "job-none");
+        assertEquals(1, unknown.exit(), unknown.output());
+        assertTrue(unknown.output().contains("no job job-none"), unknown.output());
     }
 
     /** docs/caching.md: the image is keyed by its ID on the node, so a tag built again with other content is another key. */

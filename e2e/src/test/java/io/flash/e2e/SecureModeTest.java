@@ -36,6 +36,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
@@ -145,6 +146,47 @@ class SecureModeTest {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (!awaitJob(id, alice).get("job").get("state").asText().equals("CANCELLED") && System.nanoTime() < deadline) Thread.sleep(200);
         assertEquals("CANCELLED", awaitJob(id, alice).get("job").get("state").asText());
+    }
+
+    private JsonNode awaitEnd(String id, String token) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        JsonNode page = awaitJob(id, token);
+        while (!Set.of("SUCCEEDED", "FAILED", "CANCELLED").contains(page.get("job").get("state").asText()) && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+            page = awaitJob(id, token);
+        }
+        return page;
+    }
+
+    /**
+     * docs/caching.md: the cache is its owner's. Bob's job, identical to alice's to the byte, runs
+     * for itself; alice's own again is served from hers; bob may not submit hers again, she may.
+     */
+    @Test
+    void anotherOwnersIdenticalJobIsNotServedFromTheCacheNorMayHeResubmitIt() throws Exception {
+        String alice = token("alice"), bob = token("bob");
+        String job = """
+                name: cached-twice
+                tasks:
+                  - {name: make, image: "flash/shell:1", command: "printf ACGT > /workspace/seq.txt", outputs: [seq.txt],
+                     resources: {cpu: 0.25, memory: 32Mi}}
+                """;
+        String first = json.readTree(call("POST", "/jobs", alice, job).body()).get("jobId").asText();
+        JsonNode made = awaitEnd(first, alice).get("tasks").get(0);
+        assertEquals("SUCCEEDED", made.get("state").asText(), made::toString);
+        String bobs = json.readTree(call("POST", "/jobs", bob, job).body()).get("jobId").asText();
+        JsonNode bobsUnit = awaitEnd(bobs, bob).get("tasks").get(0);
+        assertEquals("SUCCEEDED", bobsUnit.get("state").asText());
+        assertEquals(made.get("cacheKey").asText(), bobsUnit.get("cacheKey").asText(), "the same unit, the same key");
+        assertTrue(bobsUnit.get("cachedFrom").isNull(), "but not alice's result: " + bobsUnit);
+
+        assertEquals(403, call("POST", "/jobs/" + first + "/resubmit", bob, null).statusCode(), "bob may not submit alice's job again");
+        HttpResponse<String> again = call("POST", "/jobs/" + first + "/resubmit", alice, null);
+        assertEquals(202, again.statusCode(), again.body());
+        String resubmitted = json.readTree(again.body()).get("jobId").asText();
+        JsonNode page = awaitEnd(resubmitted, alice);
+        assertEquals("alice", page.get("job").get("owner").asText());
+        assertEquals(first + ".make.1", page.get("tasks").get(0).get("cachedFrom").asText(), "her own job again: served from her result");
     }
 
     /** The web console signs alice in through Keycloak's own page and shows her only her own jobs. */

@@ -94,24 +94,6 @@ class WorkflowTest extends StackTest {
     }
 
     @Test
-    void plannerKilledMidJobResumesAndRunsNothingTwice() throws Exception {
-        JobSubmission job = job("survive-planner-crash", task("one", "sleep 2; echo one", 0.25, "32Mi"),
-                depends(task("two", "sleep 2; echo two", 0.25, "32Mi"), "one"),
-                depends(task("three", "echo three", 0.25, "32Mi"), "two"));
-        String jobId = client.submit(job);
-        awaitFirstTask(jobId, "RUNNING");
-        stack.kill("dag-planner");
-        Thread.sleep(3000); // task one finishes while no planner runs
-        stack.startService("dag-planner", Map.of());
-        stack.awaitReady("dag-planner", Duration.ofSeconds(120));
-        JobResult result = client.awaitOutcome(job.getSubmissionId(), TIMEOUT).orElseThrow().result();
-        assertEquals(JobState.SUCCEEDED, result.getState());
-        for (TaskSummary t : result.getTasks()) {
-            assertEquals(1, t.getAttempts(), t.getName() + " ran once");
-        }
-    }
-
-    @Test
     void statusApiServesJobsAndTakesSubmissions() throws Exception {
         HttpResponse<String> posted = http.send(HttpRequest.newBuilder(URI.create(stack.apiUrl() + "/jobs"))
                 .header("Content-Type", "application/yaml")

@@ -19,18 +19,19 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The cache key of a unit: a hash of what determines its result (docs/caching.md, recipe v1). The
+ * The cache key of a unit: a hash of what determines its result (docs/caching.md, recipe v2). The
  * unit's spec gives what the job file says; {@link Identities} gives what the spec only names — the
  * image by digest, each input and fetched file by its content — so the key changes when any of them
  * does and not otherwise. An input an upstream task made is named by that task's key and the path
- * ({@link #madeBy}), a Merkle chain: a change early in a DAG changes every key after it without
- * hashing a large file twice. What only decides where and how fast a unit runs (resources, timeout,
+ * ({@link #madeBy}), and every task it depends on by that task's key ({@code afterKeys}): a Merkle
+ * chain, so a change early in a DAG changes every key after it, whatever a step reads of the shared
+ * workspace, without hashing a large file twice. What only decides where and how fast a unit runs (resources, timeout,
  * retries, framework, labels, spot) is not in the key.
  */
 public final class CacheKeys {
 
     /** Named in every key: a recipe that changes gets a new version, and old entries simply miss. */
-    public static final String RECIPE = "v1";
+    public static final String RECIPE = "v2";
 
     /** Set by the executor for each attempt, never by a job file: not what the result depends on. */
     static final Set<String> PER_ATTEMPT_ENV = Set.of("FLASH_JOB_ID", "FLASH_TASK_ID", "FLASH_ATTEMPT_ID");
@@ -64,6 +65,8 @@ public final class CacheKeys {
         env.forEach((name, value) -> c.put("env " + name, value));
         c.put("workdir", unit.getWorkdir());
         for (String path : unit.getInputs().stream().sorted().toList()) c.put("input " + path, identities.input(path));
+        // The workspace is shared: a step may read what a step before it wrote without declaring it.
+        new TreeMap<>(unit.getAfterKeys()).forEach((task, key) -> c.put("after " + task, key));
         for (Fetch f : unit.getFetches()) c.put("fetch " + f.getTo() + (f.getDirectory() ? "/" : ""), identities.fetch(f));
         for (Mount m : unit.getMounts()) c.put("mount " + m.getPath(), m.getSource() + (m.getReadOnly() ? " ro" : " rw"));
         c.put("outputs", unit.getOutputs().stream().sorted().toList());

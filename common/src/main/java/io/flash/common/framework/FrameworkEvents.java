@@ -65,7 +65,8 @@ public final class FrameworkEvents {
                 .setExitCode(report.getExitCode()).setFailureClass(report.getFailureClass()).setReason(report.getReason())
                 .setStdoutTail(report.getStdoutTail()).setOutputs(report.getOutputs()).setPeakMemoryBytes(report.getPeakMemoryBytes())
                 .setCpuSeconds(report.getCpuSeconds()).setCacheKey(report.getCacheKey()).setOutputFiles(report.getOutputFiles())
-                .setCachedFrom(report.getCachedFrom()).setCacheRejected(report.getCacheRejected());
+                .setCachedFrom(report.getCachedFrom()).setCacheRejected(report.getCacheRejected())
+                .setUndeclaredWrites(report.getUndeclaredWrites());
         boolean ended = report.getState() != AttemptState.STARTED && report.getState() != AttemptState.SUCCEEDED;
         if (ended && fencedAt != null) {
             out.setType(TaskEventType.LOST).setFailureClass(FailureClass.FRAMEWORK_LOST)

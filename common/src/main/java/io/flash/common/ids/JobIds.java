@@ -28,6 +28,12 @@ public final class JobIds {
         return dot < 0 ? rest : rest.substring(0, dot);
     }
 
+    /** The job of a task, shard or attempt id (a job id has no dot). */
+    public static String jobOfAttempt(String id) {
+        int dot = id.indexOf('.');
+        return dot < 0 ? id : id.substring(0, dot);
+    }
+
     /** Attempt ids: {@code <taskId>.<n>}, n counting from 1. */
     public static String attemptId(String taskId, int attempt) {
         return taskId + "." + attempt;

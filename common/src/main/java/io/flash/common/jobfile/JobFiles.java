@@ -77,7 +77,9 @@ public final class JobFiles {
                 .setPriority(root.has("priority") ? integer(root.get("priority"), "priority") : 0)
                 .setLabels(stringMap(root.get("labels"), "labels"))
                 .setFailureMode(text(root, "failureMode", ""))
-                .setStore(text(root, "store", ""));
+                .setStore(text(root, "store", ""))
+                .setCache(root.has("cache") ? bool(root.get("cache"), "cache") : null)
+                .setCacheMaxAge(text(root, "cacheMaxAge", ""));
         List<TaskSpec> tasks = new ArrayList<>();
         JsonNode taskNodes = root.get("tasks");
         if (taskNodes != null && !taskNodes.isArray()) {

@@ -93,7 +93,7 @@ public final class KafkaGrants {
 
     public static Grant planner() {
         return new Rules(PLANNER).streamsApp()
-                .reads(JOBS_ACCEPTED, TASKS_EVENTS, JOBS_COMMANDS, TASKS_OBSERVATIONS, TASKS_ESTIMATES, FRAMEWORK_HEARTBEATS)
+                .reads(JOBS_ACCEPTED, TASKS_EVENTS, JOBS_COMMANDS, TASKS_OBSERVATIONS, TASKS_ESTIMATES, FRAMEWORK_HEARTBEATS, CACHE_ENTRIES)
                 .writes(TASKS_READY_BATCHES, JOBS_STATUS, TASKS_STATUS, JOBS_RESULTS, TASKS_OBSERVATIONS, TASKS_ESTIMATES, CACHE_ENTRIES,
                         DEAD_LETTER)
                 .grant();

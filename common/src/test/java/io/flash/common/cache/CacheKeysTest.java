@@ -60,7 +60,7 @@ class CacheKeysTest {
     @Test
     void theSameUnitHasTheSameKeyWhateverTheOrderOfItsEnvironment() throws Exception {
         String key = key(u -> { });
-        assertTrue(key.matches("v1:[0-9a-f]{64}"), key);
+        assertTrue(key.matches("v2:[0-9a-f]{64}"), key);
         assertEquals(key, key(u -> {
             Map<String, String> reversed = new LinkedHashMap<>();
             reversed.put("SAMPLE", "s1");
@@ -87,6 +87,7 @@ class CacheKeysTest {
         changes.put("the exit codes failed at once", u -> u.setFailOnExitCodes(List.of(2)));
         changes.put("an input more", u -> u.setInputs(List.of("ref.fa", "reads.fq", "ref.fa.fai")));
         changes.put("the job's object store", u -> u.setStore("s3://lab/runs"));
+        changes.put("a task it runs after", u -> u.setAfterKeys(Map.of("index", "v2:aaaa")));
         for (var change : changes.entrySet()) assertNotEquals(key, key(change.getValue()), change.getKey());
 
         digests.put("biocontainers/bwa:0.7.17", "sha256:2222"); // the same tag, pushed again with other content
@@ -112,6 +113,19 @@ class CacheKeysTest {
     }
 
     /** A change early in a DAG reaches every key after it through the inputs' upstream keys, with no file hashed again. */
+    /** The workspace is shared: what a step runs after is in its key, whether or not it declares what it reads of it. */
+    @Test
+    void theKeyOfATaskItRunsAfterIsInTheKeyDeclaredInputOrNot() throws Exception {
+        String after = key(u -> u.setAfterKeys(Map.of("index", "v2:aaaa", "simulate", "v2:bbbb")));
+        assertEquals(after, key(u -> {
+            Map<String, String> reversed = new LinkedHashMap<>();
+            reversed.put("simulate", "v2:bbbb");
+            reversed.put("index", "v2:aaaa");
+            u.setAfterKeys(reversed);
+        }), "whatever the map's order");
+        assertNotEquals(after, key(u -> u.setAfterKeys(Map.of("index", "v2:aaaa", "simulate", "v2:cccc"))), "an upstream step changed");
+    }
+
     @Test
     void anUpstreamKeyThatChangesChangesTheKeysThatReadItsOutputs() throws Exception {
         files.put("reads.fq", CacheKeys.madeBy("v1:aaaa", "reads.fq"));

@@ -114,7 +114,7 @@ class JobFilesTest {
     void everyFieldAJobFileMaySetReachesTheModel() throws Exception {
         JobSubmission job = JobFiles.parse("""
                 {submissionId: s, name: j, owner: o, queue: q, priority: 3, labels: {k: v}, failureMode: continue,
-                 store: "s3://b/p", tasks: [
+                 store: "s3://b/p", cache: true, cacheMaxAge: 7d, tasks: [
                   {name: a, image: x, shell: "echo", env: {E: "1"}, workdir: /w,
                    resources: {cpu: 2, memory: 1Gi, disk: 2Gi, diskType: ssd, network: none, gpus: 1},
                    dependsOn: [b], inputs: [in], outputs: [out], maxAttempts: 2, retryOnExitCodes: [75],

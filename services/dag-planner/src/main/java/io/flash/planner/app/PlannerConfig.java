@@ -1,6 +1,7 @@
 package io.flash.planner.app;
 
 import io.flash.common.settings.RegistrySettings;
+import io.flash.planner.core.cache.ResultCache;
 import io.smallrye.config.ConfigMapping;
 import java.time.Duration;
 
@@ -16,6 +17,25 @@ public interface PlannerConfig {
     Planner planner();
 
     Memory memory();
+
+    Cache cache();
+
+    interface Cache {
+        /** Whose results a job's units may be served (docs/caching.md): owner (the default), queue or platform. */
+        ResultCache.Sharing scope();
+
+        /** An entry older than this is dropped from the index whatever a job asks. */
+        Duration maxAge();
+
+        /** Past this many entries in one partition of flash.cache.entries, the oldest go. */
+        long maxEntriesPerPartition();
+
+        /** Past this much output named by one partition's entries (e.g. 200Gi), the oldest go. */
+        String maxBytesPerPartition();
+
+        /** How often the bounds are applied. */
+        Duration evictEvery();
+    }
 
     interface Planner {
         /** Attempts lost to the platform (node, framework, engine) a task may spend besides its own maxAttempts. */

@@ -7,6 +7,7 @@ import io.flash.common.topics.FlashTopics;
 import io.flash.common.units.Quantities;
 import io.flash.planner.core.RetryPolicy;
 import io.flash.planner.core.ShardSizing;
+import io.flash.planner.core.cache.ResultCache;
 import io.flash.planner.kafka.PlannerTopology;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -27,7 +28,13 @@ public class PlannerStreams {
                 new MemoryPolicy(planner.oomMemoryFactor(), Quantities.bytes(config.memory().maxTask())),
                 planner.frameworkFailureLimit(), planner.maxBackoff().toSeconds(), planner.maxSpotAttempts());
         return PlannerTopology.build(new FlashTopics(new RegistryValueSerdes(config.registry().url())), policy,
-                new ShardSizing(planner.firstRunShards()), planner.tick(), planner.envelopeInterval(), Clock.systemUTC());
+                new ShardSizing(planner.firstRunShards()), cacheSettings(config.cache()), planner.tick(), planner.envelopeInterval(),
+                Clock.systemUTC());
+    }
+
+    private static PlannerTopology.CacheSettings cacheSettings(PlannerConfig.Cache cache) {
+        return new PlannerTopology.CacheSettings(cache.scope(), new ResultCache.Limits(cache.maxAge().toMillis(),
+                Quantities.bytes(cache.maxBytesPerPartition()), cache.maxEntriesPerPartition()), cache.evictEvery());
     }
 
     /** A stream thread that stops polling says where it waits (StuckThreadWatch). */

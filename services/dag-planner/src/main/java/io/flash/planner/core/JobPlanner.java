@@ -9,6 +9,7 @@ import io.flash.planner.core.cache.TaskKeys;
 import io.flash.schema.*;
 
 import java.util.*;
+import java.util.function.Function;
 
 /**
  * The DAG state machine. Plain Java over a {@link PlanStore} and an {@link Outbox}: the topology
@@ -25,6 +26,7 @@ public final class JobPlanner {
     private final Outbox out;
     private final RetryPolicy retry;
     private final ShardSizing sizing;
+    private final ResultCache.Sharing cacheSharing;
     private final JobReports reports;
 
     public JobPlanner(PlanStore store, Outbox out, RetryPolicy retry) {
@@ -32,10 +34,16 @@ public final class JobPlanner {
     }
 
     public JobPlanner(PlanStore store, Outbox out, RetryPolicy retry, ShardSizing sizing) {
+        this(store, out, retry, sizing, ResultCache.Sharing.OWNER);
+    }
+
+    /** @param cacheSharing whose results a job's units may be served (docs/caching.md): the owner's unless an admin widened it */
+    public JobPlanner(PlanStore store, Outbox out, RetryPolicy retry, ShardSizing sizing, ResultCache.Sharing cacheSharing) {
         this.store = store;
         this.out = out;
         this.retry = retry;
         this.sizing = sizing;
+        this.cacheSharing = cacheSharing;
         this.reports = new JobReports(store);
     }
 
@@ -254,10 +262,7 @@ public final class JobPlanner {
         unit.setReason(reason);
         store.putUnit(unit);
         out.unitStatus(unit);
-        if (unit.getCacheKey() != null && unit.getCachedFrom() == null) {
-            out.cacheEntry(Entries.of(job, unit, event, store.spec(job.getJobId(), JobIds.taskName(job.getJobId(), unit.getTaskId())).getStore(),
-                    now));
-        }
+        if (unit.getCacheKey() != null && unit.getCachedFrom() == null) index(job, unit, event, now);
 
         String name = JobIds.taskName(job.getJobId(), unit.getTaskId());
         LogicalTask task = store.task(job.getJobId(), name);
@@ -305,13 +310,35 @@ public final class JobPlanner {
         finishIfDone(job, now);
     }
 
+    /**
+     * A unit that succeeded with a key is indexed when the cache may serve its task and a hit would
+     * restore all it wrote; one that also wrote files it does not declare says so instead.
+     */
+    private void index(JobProgress job, TaskSummary unit, TaskEvent succeeded, long now) {
+        TaskDefinition spec = store.spec(job.getJobId(), JobIds.taskName(job.getJobId(), unit.getTaskId()));
+        if (!TaskKeys.servable(spec) || !TaskKeys.chained(spec)) return;
+        if (!succeeded.getUndeclaredWrites().isEmpty()) {
+            unit.setReason(Entries.notIndexed(succeeded.getUndeclaredWrites()));
+            store.putUnit(unit);
+            out.unitStatus(unit);
+            return;
+        }
+        out.cacheEntry(Entries.of(cacheScope(job), job, unit, succeeded, spec.getStore(), now));
+    }
+
+    private String cacheScope(JobProgress job) {
+        return ResultCache.scope(cacheSharing, job.getOwner(), job.getQueue());
+    }
+
     /** @param continuesOnFailure the task's continueOnFailure: a failed task releases its dependants all the same */
     private void completeTask(JobProgress job, LogicalTask task, boolean continuesOnFailure, long now) {
         TaskState state = task.getFailed() > 0 ? TaskState.FAILED
                 : task.getCancelled() > 0 ? TaskState.CANCELLED : TaskState.SUCCEEDED;
         task.setState(state);
         if (task.getFirstFailure() != null) task.setReason(task.getFirstFailure().getReason());
-        if (state == TaskState.SUCCEEDED && !task.getDependents().isEmpty()) task.setCacheKey(TaskKeys.ofTask(unitKeys(job, task)));
+        if (state == TaskState.SUCCEEDED && !task.getDependents().isEmpty() && TaskKeys.chained(store.spec(job.getJobId(), task.getName()))) {
+            task.setCacheKey(TaskKeys.ofTask(unitKeys(job, task)));
+        }
         store.putTask(job.getJobId(), task);
         job.setTasksDone(job.getTasksDone() + 1);
         boolean released = state == TaskState.SUCCEEDED || state == TaskState.FAILED && continuesOnFailure;
@@ -364,10 +391,13 @@ public final class JobPlanner {
     /** Makes every unit of a task READY: one attempt, or one per shard. */
     private void release(JobProgress job, LogicalTask task, long now) {
         TaskDefinition spec = store.spec(job.getJobId(), task.getName());
-        Map<String, String> upstreamKeys = TaskKeys.upstream(spec, job.getTaskNames(), name -> store.spec(job.getJobId(), name),
-                name -> store.task(job.getJobId(), name).getCacheKey());
-        if (!upstreamKeys.isEmpty()) {
-            spec.setUpstreamKeys(upstreamKeys); // kept with the spec: each attempt, retries too, carries them
+        Function<String, String> doneKeys = name -> store.task(job.getJobId(), name).getCacheKey();
+        Map<String, String> upstreamKeys = TaskKeys.upstream(spec, job.getTaskNames(), name -> store.spec(job.getJobId(), name), doneKeys);
+        Map<String, String> afterKeys = TaskKeys.after(spec, doneKeys);
+        if (!upstreamKeys.isEmpty() || !afterKeys.isEmpty()) {
+            // kept with the spec: each attempt, retries too, carries them
+            spec.setUpstreamKeys(upstreamKeys);
+            spec.setAfterKeys(afterKeys);
             store.putSpec(job.getJobId(), spec);
         }
         task.setState(TaskState.READY);
@@ -415,7 +445,7 @@ public final class JobPlanner {
             definition = Shards.forShard(spec, shardIndex);
         }
         applyEstimate(unit, spec, definition);
-        if (TaskKeys.servable(spec)) definition.setCacheScope(ResultCache.scope(ResultCache.Sharing.OWNER, job.getOwner(), job.getQueue()));
+        if (TaskKeys.servable(spec) && TaskKeys.chained(spec)) definition.setCacheScope(cacheScope(job));
         if (!retry.spotAllowedAfter(unit.getSpotLosses())) definition.setSpotAllowed(false);
         if (unit.getMemoryBytes() != null) {
             Capacity r = definition.getResources();

@@ -3,6 +3,7 @@ package io.flash.planner.kafka;
 import io.flash.common.streams.Envelopes;
 import io.flash.common.streams.PendingEnvelopes;
 import io.flash.planner.core.JobPlanner;
+import io.flash.planner.core.cache.ResultCache;
 import io.flash.planner.core.Outbox;
 import io.flash.planner.core.PlanStore;
 import io.flash.planner.core.RetryPolicy;
@@ -52,6 +53,7 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
     private final Clock clock;
     private ProcessorContext<String, SpecificRecord> context;
     private KeyValueStore<String, DelayedAttempt> delayed;
+    private final ResultCache.Sharing cacheSharing;
     private JobPlanner planner;
     private long now;
     /** Sink and key → the step waiting to be published and when; in the order the steps were taken. */
@@ -62,8 +64,10 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
     private record PendingStep(String sink, String key, SpecificRecord value, long dueAt) {
     }
 
-    PlannerProcessor(RetryPolicy retryPolicy, ShardSizing sizing, Duration tick, Duration envelopeInterval, Clock clock) {
+    PlannerProcessor(RetryPolicy retryPolicy, ShardSizing sizing, ResultCache.Sharing cacheSharing, Duration tick,
+                     Duration envelopeInterval, Clock clock) {
         this.retryPolicy = retryPolicy;
+        this.cacheSharing = cacheSharing;
         this.sizing = sizing;
         this.tick = tick;
         this.envelopeInterval = envelopeInterval;
@@ -74,7 +78,7 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
     public void init(ProcessorContext<String, SpecificRecord> context) {
         this.context = context;
         delayed = context.getStateStore(DELAYED_STORE);
-        planner = new JobPlanner(new StreamsPlanStore(context), this, retryPolicy, sizing);
+        planner = new JobPlanner(new StreamsPlanStore(context), this, retryPolicy, sizing, cacheSharing);
         KeyValueStore<String, TaskReadyBatch> outbox = context.getStateStore(OUTBOX_STORE);
         pendingReady = new PendingEnvelopes<>(outbox, "ready", TaskReadyBatch::new, TaskReadyBatch::getItems,
                 PlannerProcessor::sizeClass, PlannerProcessor::sizeOf, Envelopes.defaults());

@@ -2,6 +2,7 @@ package io.flash.planner.kafka;
 
 import io.flash.common.streams.Wiring;
 import io.flash.common.topics.FlashTopics;
+import io.flash.planner.core.cache.ResultCache;
 import io.flash.planner.core.RetryPolicy;
 import io.flash.schema.*;
 import io.flash.planner.core.ResourceEstimator;
@@ -47,6 +48,8 @@ public final class PlannerTopology {
     static final String RESULT_SINK = "jobs-results";
     static final String OBSERVATION_SINK = "tasks-observations";
     static final String CACHE_SINK = "cache-entries";
+    /** entry id → CacheEntry: this task's partition of the cache index, for eviction. */
+    public static final String CACHE_INDEX_STORE = "planner-cache-index";
 
     private PlannerTopology() {
     }
@@ -57,12 +60,26 @@ public final class PlannerTopology {
 
     public static Topology build(FlashTopics topics, RetryPolicy retryPolicy, ShardSizing sizing, Duration tick,
                                  Duration envelopeInterval, Clock clock) {
+        return build(topics, retryPolicy, sizing, CacheSettings.defaults(), tick, envelopeInterval, clock);
+    }
+
+    /** The task-result cache's settings (docs/caching.md): whose results are shared, the index's bounds, how often they are applied. */
+    public record CacheSettings(ResultCache.Sharing sharing, ResultCache.Limits limits, Duration evictEvery) {
+        public static CacheSettings defaults() {
+            return new CacheSettings(ResultCache.Sharing.OWNER, new ResultCache.Limits(Duration.ofDays(30).toMillis(), 200L << 30, 20_000),
+                    Duration.ofMinutes(10));
+        }
+    }
+
+    public static Topology build(FlashTopics topics, RetryPolicy retryPolicy, ShardSizing sizing, CacheSettings cache,
+                                 Duration tick, Duration envelopeInterval, Clock clock) {
+        ResultCache.Sharing cacheSharing = cache.sharing();
         Topology topology = new Topology();
         String[] sources = {"accepted", "task-events", "commands"};
         Wiring.source(topology, sources[0], topics.jobsAccepted);
         Wiring.source(topology, sources[1], topics.tasksEvents);
         Wiring.source(topology, sources[2], topics.jobsCommands);
-        topology.addProcessor(PLANNER, () -> new PlannerProcessor(retryPolicy, sizing, tick, envelopeInterval, clock), sources);
+        topology.addProcessor(PLANNER, () -> new PlannerProcessor(retryPolicy, sizing, cacheSharing, tick, envelopeInterval, clock), sources);
         Wiring.store(topology, JOBS_STORE, topics.storeSerde(JobProgress.class), PLANNER);
         Wiring.store(topology, SPECS_STORE, topics.storeSerde(TaskDefinition.class), PLANNER);
         Wiring.store(topology, TASKS_STORE, topics.storeSerde(LogicalTask.class), PLANNER);
@@ -76,9 +93,18 @@ public final class PlannerTopology {
         Wiring.sink(topology, OBSERVATION_SINK, topics.tasksObservations, PLANNER);
         Wiring.sink(topology, CACHE_SINK, topics.cacheEntries, PLANNER);
         addEstimator(topology, topics);
+        addEvictor(topology, topics, cache);
         Wiring.globalTable(topology, FRAMEWORKS_STORE, topics.frameworkHeartbeats, topics.storeSerde(FrameworkHeartbeat.class),
                 "frameworks-global", "frameworks-updater");
         return topology;
+    }
+
+    /** The cache index followed into a store, and what falls out of its bounds tombstoned (CacheEvictor). */
+    private static void addEvictor(Topology topology, FlashTopics topics, CacheSettings cache) {
+        Wiring.source(topology, "cache-index", topics.cacheEntries);
+        topology.addProcessor("cache-evictor", () -> new CacheEvictor(cache.limits(), cache.evictEvery()), "cache-index");
+        Wiring.store(topology, CACHE_INDEX_STORE, topics.storeSerde(CacheEntry.class), "cache-evictor");
+        Wiring.sink(topology, "cache-evictions", topics.cacheEntries, "cache-evictor");
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.flash.planner.core;
 
 import io.flash.common.cache.CacheKeys;
+import io.flash.planner.core.cache.ResultCache;
 import io.flash.planner.core.cache.TaskKeys;
 import io.flash.schema.*;
 import org.junit.jupiter.api.Test;
@@ -120,6 +121,96 @@ class JobPlannerTest {
         assertFalse(TaskKeys.servable(uploads), "a hit would leave nothing under the new job's prefix");
         planner.onEvent(ended(always, TaskEventType.SUCCEEDED, null, 0), 4L);
         assertEquals("j0.cached.1", plan.onlyResult().getTasks().get(0).getCachedFrom(), "the result says where it came from");
+    }
+
+    private static TaskSummary unitOf(JobResult result, String name) {
+        return result.getTasks().stream().filter(t -> t.getName().equals(name)).findFirst().orElseThrow();
+    }
+
+    private static TaskEvent keyed(TaskReady ready, String key) {
+        TaskEvent done = ended(ready, TaskEventType.SUCCEEDED, null, 0);
+        done.setCacheKey(key);
+        return done;
+    }
+
+    /**
+     * docs/caching.md: with nothing said, a task that declares outputs is served from the cache; one
+     * without outputs, one that says cache: false, one that mounts a host directory are not; and a
+     * task is keyed by every task it runs after, so one after a task without a key is neither served
+     * nor indexed.
+     */
+    @Test
+    void byDefaultATaskWithOutputsIsServedAndATaskAfterOneWithoutAKeyIsNeitherServedNorIndexed() {
+        TaskDefinition index = task("index");
+        index.setOutputs(List.of("ref.idx"));
+        TaskDefinition notes = task("notes");
+        TaskDefinition align = task("align", "index", "notes");
+        align.setOutputs(List.of("out.bam"));
+        TaskDefinition off = task("off", "index");
+        off.setOutputs(List.of("x"));
+        off.setCache(false);
+        planner.accept(job("j", index, notes, align, off), 1L);
+        Map<String, TaskReady> ready = new HashMap<>();
+        plan.drainReady().forEach(r -> ready.put(r.getTask().getName(), r));
+        assertEquals("owner/alice", ready.get("index").getTask().getCacheScope(), "it declares outputs: the default serves it");
+        assertNull(ready.get("notes").getTask().getCacheScope(), "no outputs: nothing a hit could restore but a success");
+        TaskDefinition mounting = task("mounting");
+        mounting.setOutputs(List.of("y"));
+        mounting.setMounts(List.of(Mount.newBuilder().setSource("/data/panel").setPath("/panel").setReadOnly(true).build()));
+        assertFalse(TaskKeys.servable(mounting), "a host directory's content is in no key");
+        mounting.setCache(true);
+        assertTrue(TaskKeys.servable(mounting), "unless the task says it may be");
+
+        planner.onEvent(keyed(ready.get("index"), "v2:index"), 2L);
+        planner.onEvent(ended(ready.get("notes"), TaskEventType.SUCCEEDED, null, 0), 3L); // its node keyed nothing
+        plan.drainReady().forEach(r -> ready.put(r.getTask().getName(), r));
+        assertEquals(Map.of(), ready.get("align").getTask().getAfterKeys(), "notes has no key: align's would not cover what it left");
+        assertNull(ready.get("align").getTask().getCacheScope());
+        assertEquals(Map.of("index", "v2:index"), ready.get("off").getTask().getAfterKeys());
+        assertNull(ready.get("off").getTask().getCacheScope(), "cache: false");
+        planner.onEvent(keyed(ready.get("align"), "v2:align"), 4L);
+        planner.onEvent(keyed(ready.get("off"), "v2:off"), 5L);
+        assertEquals(List.of("v2:index"), plan.cacheEntries.stream().map(CacheEntry::getCacheKey).toList(),
+                "neither the unchained nor the opted-out success is indexed");
+    }
+
+    /** docs/caching.md: an admin may widen whose results a job's units are served (FLASH_CACHE_SCOPE). */
+    @Test
+    void aWidenedScopeLooksUpAndRecordsUnderTheJobsQueue() {
+        MemoryPlan shared = new MemoryPlan();
+        JobPlanner widened = new JobPlanner(shared, shared, new RetryPolicy(2, new io.flash.common.resources.MemoryPolicy(2.0, 1L << 30), 2, 3600),
+                ShardSizing.defaults(), ResultCache.Sharing.QUEUE);
+        TaskDefinition index = task("index");
+        index.setOutputs(List.of("ref.idx"));
+        JobAccepted job = job("j", index);
+        job.setQueue("genomes");
+        widened.accept(job, 1L);
+        TaskReady ready = shared.drainReady().get(0);
+        assertEquals("queue/genomes", ready.getTask().getCacheScope());
+        widened.onEvent(keyed(ready, "v2:index"), 2L);
+        assertEquals("queue/genomes", shared.cacheEntries.get(0).getScope());
+    }
+
+    /** A hit restores declared outputs only: a unit that wrote more is not indexed, says why, and still keys what follows. */
+    @Test
+    void aUnitThatWroteFilesItDoesNotDeclareIsNotIndexedAndSaysWhich() {
+        TaskDefinition reference = task("reference");
+        reference.setOutputs(List.of("ref.fa"));
+        TaskDefinition align = task("align", "reference");
+        align.setOutputs(List.of("out.bam"));
+        planner.accept(job("j", reference, align), 1L);
+        TaskEvent wroteMore = keyed(plan.drainReady().get(0), "v2:ref");
+        wroteMore.setUndeclaredWrites(List.of("ref.fa.amb", "ref.fa.ann"));
+        planner.onEvent(wroteMore, 2L);
+        assertEquals(List.of(), plan.cacheEntries);
+        TaskReady aligning = plan.drainReady().get(0);
+        assertEquals(Map.of("reference", "v2:ref"), aligning.getTask().getAfterKeys(), "its key still names what it made");
+        assertEquals("owner/alice", aligning.getTask().getCacheScope());
+        planner.onEvent(keyed(aligning, "v2:align"), 3L);
+        assertEquals(List.of("v2:align"), plan.cacheEntries.stream().map(CacheEntry::getCacheKey).toList());
+        String why = unitOf(plan.onlyResult(), "reference").getReason();
+        assertTrue(why.startsWith("not cached: it wrote ref.fa.amb, ref.fa.ann in the workspace without declaring them"), why);
+        assertNull(unitOf(plan.onlyResult(), "align").getReason());
     }
 
     @Test

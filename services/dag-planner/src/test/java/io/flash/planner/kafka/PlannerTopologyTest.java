@@ -3,6 +3,8 @@ package io.flash.planner.kafka;
 import io.flash.common.testing.MutableClock;
 import io.flash.common.testing.TopologyHarness;
 import io.flash.planner.core.RetryPolicy;
+import io.flash.planner.core.ShardSizing;
+import io.flash.planner.core.cache.ResultCache;
 import io.flash.schema.*;
 import org.apache.kafka.streams.*;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -201,6 +203,42 @@ class PlannerTopologyTest {
         JobResult result = results.readValue();
         assertEquals(JobState.CANCELLED, result.getState());
         assertEquals("cancelled: test", result.getReason());
+    }
+
+    private static CacheEntry entry(String key, long createdAt, long bytes) {
+        return CacheEntry.newBuilder().setScope("owner/alice").setCacheKey(key).setJobId("j").setTaskId("j.t").setAttemptId("j.t.1")
+                .setOutputs(List.of(new OutputFile("out", bytes, "sha256:00"))).setCreatedAt(createdAt).setLastUsedAt(createdAt).build();
+    }
+
+    /** docs/caching.md, "Eviction": past the age bound, then the oldest past the entry or byte bound, tombstoned each round. */
+    @Test
+    void theCacheIndexIsKeptWithinItsBoundsByTombstones() {
+        PlannerTopology.CacheSettings small = new PlannerTopology.CacheSettings(ResultCache.Sharing.OWNER,
+                new ResultCache.Limits(Duration.ofDays(1).toMillis(), 1_000, 2), Duration.ofMinutes(1));
+        try (TopologyHarness bounded = new TopologyHarness("evictor-test", clock.instant(), topics -> PlannerTopology.build(topics,
+                RetryPolicy.defaults(), ShardSizing.defaults(), small, Duration.ofSeconds(1), Duration.ofMillis(5), clock))) {
+            TestInputTopic<String, CacheEntry> index = bounded.input(bounded.topics.cacheEntries);
+            long now = clock.instant().toEpochMilli();
+            index.pipeInput("owner/alice|v2:old", entry("v2:old", now - Duration.ofDays(2).toMillis(), 1));
+            index.pipeInput("owner/alice|v2:a", entry("v2:a", now - 3_000, 1));
+            index.pipeInput("owner/alice|v2:b", entry("v2:b", now - 2_000, 1));
+            index.pipeInput("owner/alice|v2:c", entry("v2:c", now - 1_000, 1));
+            index.pipeInput("owner/alice|v2:gone", entry("v2:gone", now - 500, 1));
+            index.pipeInput("owner/alice|v2:gone", null); // dropped by the planner: not counted
+            TestOutputTopic<String, CacheEntry> out = bounded.output(bounded.topics.cacheEntries);
+            out.readKeyValuesToList(); // what was piped in
+            bounded.driver.advanceWallClockTime(Duration.ofMinutes(1));
+            List<KeyValue<String, CacheEntry>> dropped = out.readKeyValuesToList();
+            assertEquals(List.of("owner/alice|v2:old", "owner/alice|v2:a"), dropped.stream().map(kv -> kv.key).toList(),
+                    "older than a day, then the oldest while more than two remain");
+            assertTrue(dropped.stream().allMatch(kv -> kv.value == null), "as tombstones, which the nodes' views apply");
+
+            index.pipeInput("owner/alice|v2:big", entry("v2:big", now, 2_000));
+            out.readKeyValuesToList();
+            bounded.driver.advanceWallClockTime(Duration.ofMinutes(1));
+            assertEquals(List.of("owner/alice|v2:b", "owner/alice|v2:c", "owner/alice|v2:big"),
+                    out.readKeyValuesToList().stream().map(kv -> kv.key).toList(), "past 1,000 bytes named: the oldest go until it fits");
+        }
     }
 
     @Test

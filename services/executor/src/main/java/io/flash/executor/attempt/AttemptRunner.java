@@ -3,6 +3,7 @@ package io.flash.executor.attempt;
 import io.flash.common.cache.CacheKeys;
 import io.flash.common.errors.Messages;
 import io.flash.executor.cache.CacheIndex;
+import io.flash.executor.cache.CacheMeters;
 import io.flash.executor.cache.CachedResults;
 import io.flash.executor.engine.ContainerRuntime;
 import io.flash.executor.engine.EngineRefusal;
@@ -55,6 +56,7 @@ public final class AttemptRunner {
     private final UnitKeys keys;
     private final CacheIndex cache;
     private final CachedResults cachedResults;
+    private final CacheMeters cacheMeters;
     /** Per attempt: the index entry found but not usable, told with its start so the planner drops it. */
     private final Map<String, String> rejectedEntries = new ConcurrentHashMap<>();
     /** Container creation and start, timed separately (the image pull is not in them). */
@@ -81,6 +83,7 @@ public final class AttemptRunner {
                   MeterRegistry meters, CacheIndex cache) {
         this.cache = cache;
         this.cachedResults = new CachedResults(settings.workRoot().resolve("jobs"), staging.scratch());
+        this.cacheMeters = new CacheMeters(meters);
         this.stuck = stuck;
         this.outsideKills = outsideKills;
         this.createTime = containerTimer(meters, "create");
@@ -109,7 +112,7 @@ public final class AttemptRunner {
                 finish(AttemptRef.of(assignment), Ending.failed(null, notStaged.failureClass(), notStaged.reason()), null);
                 return null;
             }
-            Optional<String> notKeyed = keys.key(assignment.getAttemptId(), task, dirs.workspace(), docker::imageId);
+            Optional<String> notKeyed = keys.key(assignment.getAttemptId(), task, dirs.workspace(), docker::imageId, System.currentTimeMillis());
             notKeyed.ifPresent(why -> LOG.debugf("attempt %s has no cache key: %s", assignment.getAttemptId(), why));
             if (notKeyed.isEmpty() && servedFromCache(assignment)) return null;
             List<String> command = task.getCommand();
@@ -149,15 +152,20 @@ public final class AttemptRunner {
         long now = System.currentTimeMillis();
         Optional<CacheEntry> found = cache.get(task.getCacheScope(), key)
                 .filter(e -> maxAge == null || now - e.getCreatedAt() <= maxAge * 1000);
-        if (found.isEmpty()) return false;
+        if (found.isEmpty()) {
+            cacheMeters.miss();
+            return false;
+        }
         CacheEntry entry = found.get();
         Optional<String> unusable = cachedResults.restore(entry, assignment.getJobId());
         if (unusable.isPresent()) {
+            cacheMeters.unusable();
             LOG.infof("attempt %s runs: its cached result is not usable (%s)", attemptId, unusable.get());
             rejectedEntries.put(attemptId, CacheKeys.entryId(task.getCacheScope(), key));
             return false;
         }
         keys.take(attemptId);
+        cacheMeters.hit(entry);
         reporter.report(event(AttemptRef.of(assignment), AttemptState.SUCCEEDED).setExitCode(0)
                 .setCacheKey(key).setOutputFiles(entry.getOutputs()).setCachedFrom(entry.getAttemptId())
                 .setOutputs(entry.getOutputs().stream().map(o -> o.getPath() + " (" + o.getSizeBytes() + " bytes)").toList())
@@ -367,14 +375,16 @@ public final class AttemptRunner {
         }
         CgroupUsage.Reading used = observed.usage();
         AttemptEvent.Builder event = event(ref, state);
-        Optional<UnitKeys.Keyed> keyed = keys.take(attemptId);
+        Optional<UnitKeys.Keyed> keyed = keys.keyed(attemptId);
         if (state == AttemptState.SUCCEEDED && keyed.isPresent()) {
             try {
-                event.setOutputFiles(UnitKeys.outputs(keyed.get())).setCacheKey(keyed.get().key());
+                event.setOutputFiles(UnitKeys.outputs(keyed.get())).setUndeclaredWrites(keys.undeclaredWrites(keyed.get()))
+                        .setCacheKey(keyed.get().key());
             } catch (IOException e) {
                 LOG.warnf("attempt %s: its outputs could not be read for its cache entry (%s); reported without a key", attemptId, message(e));
             }
         }
+        keys.take(attemptId);
         reporter.report(event
                 .setExitCode(exitCode).setFailureClass(ending.failureClass()).setReason(ending.reason()).setStdoutTail(tail)
                 .setOutputs(outputsFound)

@@ -21,6 +21,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * A directory a task can write — its job workspace or its attempt directory — reached as the
@@ -196,6 +197,42 @@ public final class Beneath {
             }
         }
         return entries;
+    }
+
+    /**
+     * Paths below the root, other than directories, last modified at or after {@code sinceMillis}
+     * and not {@code skipped}, in name order, at most {@code max}: what was written meanwhile.
+     */
+    public List<String> modifiedSince(long sinceMillis, Predicate<String> skipped, int max) throws IOException {
+        List<String> found = new ArrayList<>();
+        try (SecureDirectoryStream<Path> dir = open(List.of(), false)) {
+            modified(dir, "", sinceMillis, skipped, max, found);
+        }
+        return found;
+    }
+
+    private void modified(SecureDirectoryStream<Path> dir, String prefix, long since, Predicate<String> skipped, int max,
+                          List<String> found) throws IOException {
+        for (String name : namesIn(dir)) {
+            if (found.size() >= max) return;
+            String path = prefix + name;
+            if (skipped.test(path)) continue;
+            BasicFileAttributes a;
+            try {
+                a = attributes(dir, name);
+            } catch (NoSuchFileException gone) {
+                continue;
+            }
+            if (kindOf(a) != Kind.DIRECTORY) {
+                if (a.lastModifiedTime().toMillis() >= since) found.add(path);
+                continue;
+            }
+            try (SecureDirectoryStream<Path> sub = dir.newDirectoryStream(Path.of(name), LinkOption.NOFOLLOW_LINKS)) {
+                modified(sub, path + "/", since, skipped, max, found);
+            } catch (FileSystemException gone) {
+                // removed or replaced meanwhile: what was there is not this unit's to account for
+            }
+        }
     }
 
     private void walk(SecureDirectoryStream<Path> dir, String prefix, List<Entry> found) throws IOException {

@@ -1,6 +1,7 @@
 package io.flash.executor.files;
 
 import io.flash.common.cache.CacheKeys;
+import io.flash.common.ids.JobIds;
 import io.flash.common.store.ObjectLocation;
 import io.flash.executor.store.ObjectStore;
 import io.flash.schema.OutputFile;
@@ -12,7 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -24,13 +27,24 @@ import java.util.function.UnaryOperator;
  */
 public final class UnitKeys {
 
-    /** A keyed attempt: its key, and the workspace its outputs will be in. */
-    public record Keyed(String key, Beneath workspace, List<String> outputs) {
+    /**
+     * A keyed attempt: its key, the workspace its outputs will be in, whether the cache may serve it
+     * (then what it writes undeclared is looked for), and when it was keyed (after its own staging).
+     */
+    public record Keyed(String attemptId, String key, Beneath workspace, List<String> outputs, boolean servable, long keyedAt) {
     }
+
+    /** How many undeclared files are named: enough to say what to declare, not a listing. */
+    static final int UNDECLARED_NAMED = 10;
 
     private final Scratch scratch;
     private final Supplier<ObjectStore> store;
     private final Map<String, Keyed> byAttempt = new ConcurrentHashMap<>();
+    /**
+     * Per job with a keyed attempt in flight here: what its keyed attempts declare, kept until the
+     * last of them ends, so a unit that ended during another's run is not taken for its writer.
+     */
+    private final Map<String, Set<String>> declaredByJob = new ConcurrentHashMap<>();
 
     public UnitKeys(Scratch scratch, Supplier<ObjectStore> store) {
         this.scratch = scratch;
@@ -43,12 +57,13 @@ public final class UnitKeys {
      * @param imageIds an image as the task names it → its identity on this node's engine
      * @return why it is not keyed, or empty
      */
-    public Optional<String> key(String attemptId, TaskDefinition task, Path workspace, UnaryOperator<String> imageIds) {
+    public Optional<String> key(String attemptId, TaskDefinition task, Path workspace, UnaryOperator<String> imageIds, long now) {
         if (task.getStream() != null) return Optional.of("it reads a stream");
         Beneath files = new Beneath(workspace, scratch);
         try {
             String key = CacheKeys.key(task, new InputIdentities(files, task.getUpstreamKeys(), imageIds, this::remote));
-            byAttempt.put(attemptId, new Keyed(key, files, List.copyOf(task.getOutputs())));
+            declaredByJob.computeIfAbsent(JobIds.jobOfAttempt(attemptId), j -> ConcurrentHashMap.newKeySet()).addAll(task.getOutputs());
+            byAttempt.put(attemptId, new Keyed(attemptId, key, files, List.copyOf(task.getOutputs()), task.getCacheScope() != null, now));
             return Optional.empty();
         } catch (RuntimeException e) {
             return Optional.of(e.getMessage());
@@ -57,12 +72,21 @@ public final class UnitKeys {
 
     /** The attempt's key, if it has one. */
     public Optional<String> keyOf(String attemptId) {
-        return Optional.ofNullable(byAttempt.get(attemptId)).map(Keyed::key);
+        return keyed(attemptId).map(Keyed::key);
+    }
+
+    public Optional<Keyed> keyed(String attemptId) {
+        return Optional.ofNullable(byAttempt.get(attemptId));
     }
 
     /** The attempt's key, forgotten here: asked once, when it ends. */
     public Optional<Keyed> take(String attemptId) {
-        return Optional.ofNullable(byAttempt.remove(attemptId));
+        Keyed taken = byAttempt.remove(attemptId);
+        String job = JobIds.jobOfAttempt(attemptId);
+        if (taken != null && byAttempt.keySet().stream().noneMatch(a -> JobIds.jobOfAttempt(a).equals(job))) {
+            declaredByJob.remove(job);
+        }
+        return Optional.ofNullable(taken);
     }
 
     /** Each declared output as it is now: its size and identity ({@code sha256:} of a file, {@code tree:} of a directory). */
@@ -74,6 +98,21 @@ public final class UnitKeys {
             files.add(new OutputFile(path, size, InputIdentities.identity(keyed.workspace(), path)));
         }
         return files;
+    }
+
+    /**
+     * What a unit the cache may serve wrote in the job workspace since it was keyed and does not
+     * declare: a hit would not restore it. The workspace is shared, so what another keyed unit of the
+     * job on this node declares is not counted; what anything else wrote meanwhile is (a unit is then
+     * not indexed that could have been: never the other way round). Called before {@link #take}.
+     */
+    public List<String> undeclaredWrites(Keyed keyed) throws IOException {
+        if (!keyed.servable()) return List.of();
+        List<String> declared = new ArrayList<>(keyed.outputs());
+        declared.addAll(declaredByJob.getOrDefault(JobIds.jobOfAttempt(keyed.attemptId()), Set.of()));
+        declared.add(WorkDirs.FLASH_DIR);
+        Predicate<String> isDeclared = path -> declared.stream().anyMatch(d -> path.equals(d) || path.startsWith(d + "/"));
+        return keyed.workspace().modifiedSince(keyed.keyedAt(), isDeclared, UNDECLARED_NAMED);
     }
 
     /** An object by its store's ETag; a web server's answer is not trusted to identify content yet. */

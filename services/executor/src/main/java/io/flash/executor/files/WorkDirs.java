@@ -19,6 +19,9 @@ import java.util.Comparator;
  */
 public record WorkDirs(Path workspace, Path work) {
 
+    /** Flash's own files in a job workspace (each attempt's full log): never a task's product. */
+    public static final String FLASH_DIR = ".flash";
+
     public static final class Layout {
         private final Path root;
         private final Scratch scratch;
@@ -34,7 +37,7 @@ public record WorkDirs(Path workspace, Path work) {
 
         /** The attempt's full log, kept in the job's workspace with its outputs, opened without following a link. */
         public OutputStream openLog(String jobId, String attemptId) throws IOException {
-            return new Beneath(root.resolve("jobs").resolve(jobId), scratch).create(".flash/logs/" + attemptId + ".log");
+            return new Beneath(root.resolve("jobs").resolve(jobId), scratch).create(FLASH_DIR + "/logs/" + attemptId + ".log");
         }
 
         public void removeAttempt(String attemptId) {

@@ -9,8 +9,11 @@ import io.flash.executor.files.Staging;
 import io.flash.executor.files.TaskOwner;
 import io.flash.schema.*;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.*;
@@ -66,7 +69,13 @@ class AttemptRunnerTest {
                 }),
                 new Staging(dir.resolve("work"), () -> null, () -> null, dir.resolve("shared"),
                         new Scratch(dir.resolve("work"), "n1", TaskOwner.of(ContainerRuntime.TASK_USER)), AddressRule.of("")), new StuckContainers(), outsideKills,
-                new SimpleMeterRegistry(), cache);
+                meters, cache);
+    }
+
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+    private double lookups(String result) {
+        return meters.get("flash.executor.cache.lookups").tag("result", result).counter().count();
     }
 
     private Assignment assignment(String name, Long timeoutSeconds) {
@@ -126,7 +135,7 @@ class AttemptRunnerTest {
         workspace(first, Map.of("reads.fq", "@r1", "out.sam", "r1\tchr1\n"));
         AttemptEvent end = run(first);
         assertEquals(AttemptState.SUCCEEDED, end.getState());
-        assertTrue(end.getCacheKey().matches("v1:[0-9a-f]{64}"), end.getCacheKey());
+        assertTrue(end.getCacheKey().matches("v2:[0-9a-f]{64}"), end.getCacheKey());
         assertEquals(List.of(new OutputFile("out.sam", 8L, CacheKeys.content("r1\tchr1\n".getBytes(StandardCharsets.UTF_8)))),
                 end.getOutputFiles());
 
@@ -189,6 +198,46 @@ class AttemptRunnerTest {
         otherOwner.getTask().setCacheScope("owner/bob");
         workspace(otherOwner, Map.of("reads.fq", "@r1", "out.sam", "bob's"));
         assertNull(run(otherOwner, view).getCachedFrom(), "another owner's identical unit does not see alice's entry");
+        assertEquals(List.of(1.0, 1.0, 1.0), List.of(lookups("hit"), lookups("unusable"), lookups("miss")));
+        assertEquals(8.0, meters.get("flash.executor.cache.reused").counter().count(), "the bytes of out.sam the hit copied");
+    }
+
+    /** docs/caching.md: a hit restores declared outputs only, so a unit that wrote more says what, and is not indexed. */
+    @Test
+    void aUnitTheCacheMayServeNamesWhatItWroteWithoutDeclaringIt() throws Exception {
+        Assignment a = keyed("-1");
+        a.getTask().setCacheScope("owner/alice");
+        a.getTask().setOutputs(List.of("out.sam", "stats"));
+        Path workspace = workspace(a, Map.of("reads.fq", "@r1", "before.txt", "an earlier step's"));
+        Files.setLastModifiedTime(workspace.resolve("before.txt"), FileTime.fromMillis(System.currentTimeMillis() - 60_000));
+        engine.onStart(a.getAttemptId(), () -> {
+            try {
+                Files.writeString(workspace.resolve("out.sam"), "r1\n");
+                Files.createDirectories(workspace.resolve("stats"));
+                Files.writeString(workspace.resolve("stats/depth.txt"), "9\n");
+                Files.createDirectories(workspace.resolve("idx"));
+                Files.writeString(workspace.resolve("idx/ref.fa.bwt"), "index");
+                Files.writeString(workspace.resolve("ref.fa.amb"), "index");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        AttemptEvent end = run(a);
+        assertEquals(AttemptState.SUCCEEDED, end.getState());
+        assertEquals(List.of("idx/ref.fa.bwt", "ref.fa.amb"), end.getUndeclaredWrites(),
+                "what it wrote beside its outputs (a declared directory's contents are declared); not what was there before");
+
+        reported.clear();
+        Assignment unservable = keyed("-2");
+        Path again = workspace(unservable, Map.of("reads.fq", "@r1"));
+        engine.onStart(unservable.getAttemptId(), () -> {
+            try {
+                Files.writeString(again.resolve("extra.txt"), "x");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        assertEquals(List.of(), run(unservable).getUndeclaredWrites(), "a unit the cache may not serve is not looked at");
     }
 
     @Test

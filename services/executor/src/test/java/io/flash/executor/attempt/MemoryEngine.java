@@ -49,6 +49,8 @@ public final class MemoryEngine implements ContainerRuntime {
     }
 
     private final Map<String, Program> programs = new ConcurrentHashMap<>();
+    /** What a program does when its container starts (it writes files, say), by attempt. */
+    private final Map<String, Runnable> onStart = new ConcurrentHashMap<>();
     private final Map<String, Container> containers = new ConcurrentHashMap<>();
     private final Set<String> killed = ConcurrentHashMap.newKeySet();
     final List<String> removed = Collections.synchronizedList(new ArrayList<>());
@@ -58,6 +60,11 @@ public final class MemoryEngine implements ContainerRuntime {
     RuntimeException refuseCreate;
 
     /** The program the attempt's container will run (default: print "ok", exit 0). */
+    /** The attempt's program does this when it starts. */
+    public void onStart(String attemptId, Runnable effect) {
+        onStart.put(attemptId, effect);
+    }
+
     public void program(String attemptId, Program program) {
         programs.put(attemptId, program);
     }
@@ -130,6 +137,8 @@ public final class MemoryEngine implements ContainerRuntime {
     @Override
     public void start(String containerId) {
         started.add(containerId);
+        Runnable effect = onStart.get(containers.get(containerId).attemptId());
+        if (effect != null) effect.run();
         containers.get(containerId).status()[0] = "running";
     }
 

@@ -13,7 +13,8 @@ import java.util.Set;
 /**
  * A job's attempts, each from its task events: where it ran, when it was queued, placed, started
  * and ended, how it ended and why. What the console's Gantt draws. An attempt that has ended keeps
- * its outcome: a late or repeated event of it changes nothing. No Kafka here.
+ * its outcome: a late or repeated event of it changes nothing; one served from the task-result
+ * cache names the attempt whose outputs it took ({@code cachedFrom}). No Kafka here.
  */
 public final class Attempts {
 
@@ -21,7 +22,7 @@ public final class Attempts {
     public record Attempt(String attemptId, String unitId, String task, Integer shard, int number, String frameworkId,
                           Integer frameworkShard, String nodeId, long firstSeenAt, Long placedAt, Long startedAt, Long endedAt,
                           String outcome, Integer exitCode, String failureClass, String reason, Long peakMemoryBytes,
-                          Double cpuSeconds) {
+                          Double cpuSeconds, String cachedFrom) {
     }
 
     private static final Set<String> FINAL = Set.of("SUCCEEDED", "FAILED", "LOST", "CANCELLED");
@@ -46,7 +47,7 @@ public final class Attempts {
         if (a == null) {
             String unit = e.getTaskId();
             a = new Attempt(e.getAttemptId(), unit, JobIds.taskName(jobId, unit), shardOf(unit), numberOf(e.getAttemptId()), null,
-                    null, null, e.getAt(), null, null, null, "WAITING", null, null, null, null, null);
+                    null, null, e.getAt(), null, null, null, "WAITING", null, null, null, null, null, null);
         }
         String framework = e.getFrameworkId() != null ? e.getFrameworkId() : a.frameworkId();
         Integer frameworkShard = e.getShard() != null ? e.getShard() : a.frameworkShard();
@@ -74,7 +75,8 @@ public final class Attempts {
                 e.getExitCode() != null ? e.getExitCode() : a.exitCode(),
                 e.getFailureClass() != null ? e.getFailureClass().name() : a.failureClass(), reason,
                 e.getPeakMemoryBytes() != null ? e.getPeakMemoryBytes() : a.peakMemoryBytes(),
-                e.getCpuSeconds() != null ? e.getCpuSeconds() : a.cpuSeconds());
+                e.getCpuSeconds() != null ? e.getCpuSeconds() : a.cpuSeconds(),
+                e.getCachedFrom() != null ? e.getCachedFrom() : a.cachedFrom());
     }
 
     /** Shard ids end in {@code .s<index>}; a task that is not scattered has none. */

@@ -140,6 +140,10 @@ public final class TesViews {
             if (warnings != null) system.add(warnings);
             for (TaskSummary e : executors) {
                 String name = JobIds.taskName(job.getJobId(), e.getTaskId());
+                if (e.getCachedFrom() != null) {
+                    system.add(name + ": served from the cache: the outputs of attempt " + e.getCachedFrom()
+                            + " (job " + JobIds.jobOfAttempt(e.getCachedFrom()) + "), not run again");
+                }
                 if (e.getInfraFailures() > 0) {
                     system.add(name + ": " + e.getInfraFailures() + " attempt(s) lost to the infrastructure and retried");
                 }

@@ -84,6 +84,17 @@ class TesViewsTest {
     }
 
     @Test
+    void anExecutorServedFromTheCacheNamesItsSourceInSystemLogs() throws Exception {
+        TaskSummary cached = executor(0, TaskState.SUCCEEDED, 0, null, "");
+        cached.setCachedFrom("job-0f3a.exec-0.1");
+        List<TaskSummary> executors = List.of(cached, executor(1, TaskState.SUCCEEDED, 0, null, "hi\n"));
+        JsonNode full = TesSchema.check(task, TesViews.render(status(JobState.SUCCEEDED, null), executors, TesViews.View.FULL));
+        String system = full.get("logs").get(0).get("system_logs").toString();
+        assertTrue(system.contains("exec-0: served from the cache: the outputs of attempt job-0f3a.exec-0.1 (job job-0f3a), not run again"), system);
+        assertFalse(system.contains("exec-1: served"), system);
+    }
+
+    @Test
     void aRunningExecutorHasNoLogYetAndARunningTaskNoEndTime() throws Exception {
         List<TaskSummary> running = List.of(executor(0, TaskState.SUCCEEDED, 0, null, "a"), executor(1, TaskState.RUNNING, null, null, null));
         JsonNode full = TesSchema.check(task, TesViews.render(status(JobState.RUNNING, null), running, TesViews.View.FULL));

@@ -20,14 +20,37 @@ public final class TaskKeys {
     }
 
     /**
-     * Whether a task's units may be served from the cache: it asks to be, and a hit would leave
-     * everything it would have — its declared outputs in the workspace. Not a task that reads a
+     * Whether a task's units may be served from the cache: a hit would leave everything a run would
+     * — its declared outputs in the workspace. Never a task that says {@code cache: false}, reads a
      * stream, uploads, has its outputs stored under the job's id in an object store, or writes its
-     * streams to files (none of which a hit restores yet).
+     * streams to files (none of which a hit restores). By default (no {@code cache} said) a task that
+     * declares outputs and mounts no host directory (whose content no key covers); with {@code cache:
+     * true} any other task too.
      */
     public static boolean servable(TaskDefinition task) {
-        return Boolean.TRUE.equals(task.getCache()) && task.getStream() == null && task.getUploads().isEmpty() && task.getStore() == null
-                && task.getStdoutTo() == null && task.getStderrTo() == null;
+        if (Boolean.FALSE.equals(task.getCache())) return false;
+        if (task.getStream() != null || !task.getUploads().isEmpty() || task.getStore() != null
+                || task.getStdoutTo() != null || task.getStderrTo() != null) return false;
+        return Boolean.TRUE.equals(task.getCache()) || !task.getOutputs().isEmpty() && task.getMounts().isEmpty();
+    }
+
+    /**
+     * Whether the task's key covers every task it runs after ({@link #after}): without that, what it
+     * read of the shared workspace is not in its key, and it is neither served nor indexed.
+     */
+    public static boolean chained(TaskDefinition task) {
+        return task.getAfterKeys().keySet().containsAll(task.getDependsOn());
+    }
+
+    /** Each task it depends on and that task's key, when every one has a key; else none. */
+    public static Map<String, String> after(TaskDefinition task, Function<String, String> keys) {
+        Map<String, String> after = new HashMap<>();
+        for (String dependency : task.getDependsOn()) {
+            String key = keys.apply(dependency);
+            if (key == null) return Map.of();
+            after.put(dependency, key);
+        }
+        return after;
     }
 
     /** The key of a task whose units all succeeded, from their keys in shard order; null when one has none (its node keys nothing). */

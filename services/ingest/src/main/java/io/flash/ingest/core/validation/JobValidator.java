@@ -35,6 +35,7 @@ public final class JobValidator {
         }
         FailureMode failureMode = failureMode(job.getFailureMode(), errors);
         String store = store(job.getStore(), errors);
+        Long cacheMaxAge = RunRules.cacheMaxAge(job.getCacheMaxAge(), errors);
         List<TaskSpec> specs = job.getTasks() == null ? List.of() : job.getTasks();
         if (specs.isEmpty()) {
             errors.add(error("tasks", "a job needs at least one task"));
@@ -46,6 +47,8 @@ public final class JobValidator {
         for (int i = 0; i < specs.size(); i++) {
             TaskDefinition task = task(specs.get(i), "tasks[" + i + "].", indexByName, errors);
             task.setStore(store);
+            task.setCacheMaxAgeSeconds(cacheMaxAge);
+            if (task.getCache() == null) task.setCache(job.getCache());
             tasks.add(task);
             String path = "tasks[" + i + "].resources.";
             largest.ifPresent(l -> ResourceRules.fitsLargest(task.getResources(), l, path, errors));

@@ -41,6 +41,21 @@ final class RunRules {
         }
     }
 
+    /** The job's cacheMaxAge in seconds, or null for no bound. */
+    static Long cacheMaxAge(String given, List<FieldError> errors) {
+        if (given == null || given.isBlank()) return null;
+        try {
+            long seconds = Quantities.seconds(given);
+            if (seconds < 1) {
+                errors.add(error("cacheMaxAge", "'" + given + "' would never use the cache: give at least 1s, or set cache: false on the tasks"));
+            }
+            return seconds;
+        } catch (IllegalArgumentException e) {
+            errors.add(error("cacheMaxAge", e.getMessage()));
+            return null;
+        }
+    }
+
     static long backoff(String given, String path, List<FieldError> errors) {
         if (given == null) return 0L;
         try {

@@ -60,6 +60,24 @@ class JobValidatorTest {
     }
 
     @Test
+    void aTaskTakesTheJobsCacheSettingUnlessItSaysItsOwnAndTheJobsMaxAge() {
+        JobSubmission job = job(task("a"), task("b").setCache(true), task("c").setCache(false));
+        job.setCache(false);
+        job.setCacheMaxAge("7d");
+        ValidationResult result = validator.validate(job, "job-1", "sub-1", 5L);
+        assertTrue(result.isAccepted(), () -> result.errors().toString());
+        assertEquals(Arrays.asList(false, true, false), result.accepted().getTasks().stream().map(TaskDefinition::getCache).toList());
+        assertEquals(List.of(604_800L, 604_800L, 604_800L),
+                result.accepted().getTasks().stream().map(TaskDefinition::getCacheMaxAgeSeconds).toList());
+        JobSubmission unsaid = job(task("a"));
+        assertNull(validator.validate(unsaid, "job-1", "sub-1", 5L).accepted().getTasks().get(0).getCache(), "the default decides");
+        unsaid.setCacheMaxAge("a week");
+        assertTrue(errors(unsaid).get("cacheMaxAge").startsWith("'a week' is not a duration"), errors(unsaid).toString());
+        unsaid.setCacheMaxAge("0s");
+        assertTrue(errors(unsaid).get("cacheMaxAge").contains("would never use the cache"));
+    }
+
+    @Test
     void rejectsAJobWithoutTasks() {
         assertEquals(Set.of("tasks"), errors(JobSubmission.newBuilder().setName("j").setTasks(List.of()).build()).keySet());
     }
