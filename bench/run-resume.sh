@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The task-result cache on the variant-calling pipeline, one task per sample and step, every task
-# cache: true (docs/caching.md): cold, unchanged (all hits), one sample's reads changed, and a job
-# failed at its last step submitted again fixed; makespans and ratios to the cold run, same run.
+# served by the cache's default (docs/caching.md): cold, unchanged (all hits), one sample's reads changed, and a job
+# failed at its last step resubmitted as it was (flash resubmit) and fixed; makespans and ratios to the cold run, same run.
 # Needs a running platform (bin/flash up) and the flash/tools image. Usage: bench/run-resume.sh [samples]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,16 +1,22 @@
 package io.flash.bench;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.flash.common.client.JobClient;
 import io.flash.schema.*;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.*;
 
 /**
  * The task-result cache on the variant-calling pipeline (examples/variant-calling.yaml, one task per
- * sample and step so that each declares what it reads and writes, every task {@code cache: true}),
+ * sample and step so that each declares what it reads and writes: the cache's default serves them),
  * through a running Flash, in one run: cold; again unchanged (all hits); one sample's reads changed
- * (that sample's chain and the merge re-run); a job failed at its last step and submitted again
- * fixed (everything before it from the cache). Prints each run's makespan, units run and served from
+ * (that sample's chain and the merge re-run); a job failed at its last step, submitted again as it
+ * was ({@code flash resubmit}: only the last step runs, and fails again) and fixed (everything before
+ * it from the cache). Prints each run's makespan, units run and served from
  * the cache, and the ratios to the cold run.
  *
  * Usage: ResumeBench [samples]; FLASH_BOOTSTRAP_SERVERS / FLASH_REGISTRY_URL select the platform.
@@ -20,6 +26,8 @@ public final class ResumeBench {
     private static final String IMAGE = "flash/tools:1";
     private static final List<String> REFERENCE = List.of("ref/ref.fa", "ref/ref.fa.fai", "ref/ref.fa.amb", "ref/ref.fa.ann",
             "ref/ref.fa.bwt", "ref/ref.fa.pac", "ref/ref.fa.sa");
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private record Run(String what, double seconds, long ran, long cached, JobResult result) {
     }
@@ -35,7 +43,9 @@ public final class ResumeBench {
             runs.add(run(client, results, "unchanged", pipeline(samples, salt, 10_000, Map.of(), false)));
             runs.add(run(client, results, "one sample's reads changed", pipeline(samples, salt, 10_000, Map.of("s1", 12_000), false)));
             String other = salt + "-b";
-            runs.add(run(client, results, "failed at its last step", pipeline(samples, other, 10_000, Map.of(), true)));
+            Run failed = run(client, results, "failed at its last step", pipeline(samples, other, 10_000, Map.of(), true));
+            runs.add(failed);
+            runs.add(resubmitted(results, "failed: flash resubmit", failed.result().getJobId()));
             runs.add(run(client, results, "the same, fixed", pipeline(samples, other, 10_000, Map.of(), false)));
         }
         double cold = runs.get(0).seconds();
@@ -45,9 +55,22 @@ public final class ResumeBench {
         }
     }
 
-    private static Run run(JobClient client, JobClient.ResultStream results, String what, JobSubmission job) throws Exception {
+    /** POST /jobs/{id}/resubmit, as {@code flash resubmit} does: the same job again, what did not change from the cache. */
+    private static Run resubmitted(JobClient.ResultStream results, String what, String jobId) throws Exception {
+        String api = Optional.ofNullable(System.getenv("FLASH_API_URL")).orElse("http://127.0.0.1:8090");
         long start = System.nanoTime();
-        String jobId = client.submit(job);
+        HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(api + "/jobs/" + jobId + "/resubmit"))
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        if (answer.statusCode() != 202) throw new IllegalStateException(what + ": " + answer.statusCode() + " " + answer.body());
+        String again = JSON.readTree(answer.body()).get("jobId").asText();
+        return ended(results, what, again, start);
+    }
+
+    private static Run run(JobClient client, JobClient.ResultStream results, String what, JobSubmission job) throws Exception {
+        return ended(results, what, client.submit(job), System.nanoTime());
+    }
+
+    private static Run ended(JobClient.ResultStream results, String what, String jobId, long start) throws Exception {
         JobResult result = results.await(jobId, Duration.ofMinutes(30)).orElseThrow(() -> new IllegalStateException(what + ": no result"));
         double seconds = (System.nanoTime() - start) / 1e9;
         boolean expectFailure = what.startsWith("failed");
@@ -106,7 +129,7 @@ public final class ResumeBench {
     private static TaskSpec task(String name, String shell, List<String> dependsOn, List<String> inputs, List<String> outputs,
                                  double cpu, String memory) {
         return TaskSpec.newBuilder().setName(name).setImage(IMAGE).setShell(shell).setDependsOn(dependsOn)
-                .setInputs(inputs).setOutputs(outputs).setCache(true)
+                .setInputs(inputs).setOutputs(outputs)
                 .setResources(ResourceRequest.newBuilder().setCpu(cpu).setMemory(memory).build()).build();
     }
 }
