@@ -25,6 +25,7 @@ import org.apache.avro.Schema;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -153,15 +154,12 @@ public final class FlashCli implements Callable<Integer> {
         @Parameters(paramLabel = "FILE", description = "the job file")
         Path file;
 
-        @Option(names = "--wait", description = "wait for the job's result and print it, with progress meanwhile")
-        boolean wait;
-
-        @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "600", description = "how long --wait waits (default: ${DEFAULT-VALUE})")
-        long timeoutSeconds;
+        @Mixin
+        WaitOptions waiting;
 
         @Override
         public Integer call() throws Exception {
-            return flash.submit(term(), file, wait, timeoutSeconds);
+            return flash.submit(term(), file, waiting.wait, waiting.timeoutSeconds);
         }
     }
 

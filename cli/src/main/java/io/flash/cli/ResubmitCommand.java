@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Parameters;
@@ -26,11 +27,8 @@ final class ResubmitCommand implements Callable<Integer> {
             description = "the new job's submission id (default: a new UUID); the same id again names the same job, not a second")
     String submissionId;
 
-    @Option(names = "--wait", description = "wait for the new job's result and print it, with progress meanwhile")
-    boolean wait;
-
-    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "600", description = "how long --wait waits (default: ${DEFAULT-VALUE})")
-    long timeoutSeconds;
+    @Mixin
+    WaitOptions waiting;
 
     @Override
     public Integer call() throws Exception {
@@ -45,13 +43,13 @@ final class ResubmitCommand implements Callable<Integer> {
         JsonNode body = answer.body();
         String newJob = body.get("jobId").asText();
         term.out().println(newJob);
-        if (!wait) {
+        if (!waiting.wait) {
             term.err().println("submitted " + jobId + " again as " + newJob + "; follow it with: flash watch " + newJob);
             return 0;
         }
         term.err().println("submitted " + jobId + " again as " + newJob + "; waiting for its result…");
         try (JobClient client = new JobClient(flash.bootstrap(), flash.registry())) {
-            return flash.awaitOutcome(term, client, newJob, body.get("submissionId").asText(), timeoutSeconds);
+            return flash.awaitOutcome(term, client, newJob, body.get("submissionId").asText(), waiting.timeoutSeconds);
         }
     }
 }
