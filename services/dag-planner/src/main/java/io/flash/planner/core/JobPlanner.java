@@ -3,13 +3,10 @@ package io.flash.planner.core;
 import io.flash.common.resources.Resources;
 import io.flash.common.events.HoldReasons;
 import io.flash.common.ids.JobIds;
-import io.flash.planner.core.cache.Entries;
 import io.flash.planner.core.cache.ResultCache;
-import io.flash.planner.core.cache.TaskKeys;
 import io.flash.schema.*;
 
 import java.util.*;
-import java.util.function.Function;
 
 /**
  * The DAG state machine. Plain Java over a {@link PlanStore} and an {@link Outbox}: the topology
@@ -26,7 +23,7 @@ public final class JobPlanner {
     private final Outbox out;
     private final RetryPolicy retry;
     private final ShardSizing sizing;
-    private final ResultCache.Sharing cacheSharing;
+    private final CachePlanning cache;
     private final JobReports reports;
 
     public JobPlanner(PlanStore store, Outbox out, RetryPolicy retry) {
@@ -43,7 +40,7 @@ public final class JobPlanner {
         this.out = out;
         this.retry = retry;
         this.sizing = sizing;
-        this.cacheSharing = cacheSharing;
+        this.cache = new CachePlanning(store, out, cacheSharing);
         this.reports = new JobReports(store);
     }
 
@@ -262,7 +259,7 @@ public final class JobPlanner {
         unit.setReason(reason);
         store.putUnit(unit);
         out.unitStatus(unit);
-        if (unit.getCacheKey() != null && unit.getCachedFrom() == null) index(job, unit, event, now);
+        cache.succeeded(job, unit, event, now);
 
         String name = JobIds.taskName(job.getJobId(), unit.getTaskId());
         LogicalTask task = store.task(job.getJobId(), name);
@@ -310,35 +307,13 @@ public final class JobPlanner {
         finishIfDone(job, now);
     }
 
-    /**
-     * A unit that succeeded with a key is indexed when the cache may serve its task and a hit would
-     * restore all it wrote; one that also wrote files it does not declare says so instead.
-     */
-    private void index(JobProgress job, TaskSummary unit, TaskEvent succeeded, long now) {
-        TaskDefinition spec = store.spec(job.getJobId(), JobIds.taskName(job.getJobId(), unit.getTaskId()));
-        if (!TaskKeys.servable(spec) || !TaskKeys.chained(spec)) return;
-        if (!succeeded.getUndeclaredWrites().isEmpty()) {
-            unit.setReason(Entries.notIndexed(succeeded.getUndeclaredWrites()));
-            store.putUnit(unit);
-            out.unitStatus(unit);
-            return;
-        }
-        out.cacheEntry(Entries.of(cacheScope(job), job, unit, succeeded, spec.getStore(), now));
-    }
-
-    private String cacheScope(JobProgress job) {
-        return ResultCache.scope(cacheSharing, job.getOwner(), job.getQueue());
-    }
-
     /** @param continuesOnFailure the task's continueOnFailure: a failed task releases its dependants all the same */
     private void completeTask(JobProgress job, LogicalTask task, boolean continuesOnFailure, long now) {
         TaskState state = task.getFailed() > 0 ? TaskState.FAILED
                 : task.getCancelled() > 0 ? TaskState.CANCELLED : TaskState.SUCCEEDED;
         task.setState(state);
         if (task.getFirstFailure() != null) task.setReason(task.getFirstFailure().getReason());
-        if (state == TaskState.SUCCEEDED && !task.getDependents().isEmpty() && TaskKeys.chained(store.spec(job.getJobId(), task.getName()))) {
-            task.setCacheKey(TaskKeys.ofTask(unitKeys(job, task)));
-        }
+        if (state == TaskState.SUCCEEDED) cache.taskDone(job, task);
         store.putTask(job.getJobId(), task);
         job.setTasksDone(job.getTasksDone() + 1);
         boolean released = state == TaskState.SUCCEEDED || state == TaskState.FAILED && continuesOnFailure;
@@ -352,19 +327,6 @@ public final class JobPlanner {
                 release(job, dependent, now);
             }
         }
-    }
-
-    /** The keys its units succeeded with, in shard order, up to the first unit without one (its node keys nothing). */
-    private List<String> unitKeys(JobProgress job, LogicalTask task) {
-        boolean scattered = store.spec(job.getJobId(), task.getName()).getScatter() != null;
-        List<String> keys = new ArrayList<>();
-        for (int shard = 0; shard < task.getShards(); shard++) {
-            String unitId = scattered ? JobIds.shardId(job.getJobId(), task.getName(), shard) : JobIds.taskId(job.getJobId(), task.getName());
-            String key = store.unit(unitId).getCacheKey();
-            keys.add(key);
-            if (key == null) break;
-        }
-        return keys;
     }
 
     /** STOP: every task not yet released is skipped. CONTINUE: only what depends on the failed task. */
@@ -391,15 +353,7 @@ public final class JobPlanner {
     /** Makes every unit of a task READY: one attempt, or one per shard. */
     private void release(JobProgress job, LogicalTask task, long now) {
         TaskDefinition spec = store.spec(job.getJobId(), task.getName());
-        Function<String, String> doneKeys = name -> store.task(job.getJobId(), name).getCacheKey();
-        Map<String, String> upstreamKeys = TaskKeys.upstream(spec, job.getTaskNames(), name -> store.spec(job.getJobId(), name), doneKeys);
-        Map<String, String> afterKeys = TaskKeys.after(spec, doneKeys);
-        if (!upstreamKeys.isEmpty() || !afterKeys.isEmpty()) {
-            // kept with the spec: each attempt, retries too, carries them
-            spec.setUpstreamKeys(upstreamKeys);
-            spec.setAfterKeys(afterKeys);
-            store.putSpec(job.getJobId(), spec);
-        }
+        cache.handDownKeys(job, spec);
         task.setState(TaskState.READY);
         store.putTask(job.getJobId(), task);
         List<String> localityFrameworks = localityFrameworks(job, spec);
@@ -445,7 +399,7 @@ public final class JobPlanner {
             definition = Shards.forShard(spec, shardIndex);
         }
         applyEstimate(unit, spec, definition);
-        if (TaskKeys.servable(spec) && TaskKeys.chained(spec)) definition.setCacheScope(cacheScope(job));
+        definition.setCacheScope(cache.lookupScope(job, spec));
         if (!retry.spotAllowedAfter(unit.getSpotLosses())) definition.setSpotAllowed(false);
         if (unit.getMemoryBytes() != null) {
             Capacity r = definition.getResources();
