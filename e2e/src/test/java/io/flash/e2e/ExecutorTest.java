@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.StreamSupport;
@@ -239,6 +240,29 @@ class ExecutorTest extends StackTest {
         assertNull(unit(fourth, "writes").getCachedFrom(), "its recorded output is gone: a miss, recomputed");
         assertEquals(unit(third, "counts").getAttemptId(), unit(fourth, "counts").getCachedFrom(),
                 "the same key again: the entry its recomputation left is used");
+    }
+
+    /** docs/caching.md: a step changed re-runs itself and every step after it (recipe v2's chain), and nothing beside it. */
+    @Test
+    void aChangedStepReRunsItselfAndWhatFollowsItAndNothingBesideIt() throws Exception {
+        TaskSpec left = task("left", "printf \"$SAMPLE\" > /workspace/left.txt", 0.25, "32Mi");
+        left.setEnv(new HashMap<>(Map.of("SAMPLE", "s1")));
+        left.setOutputs(List.of("left.txt"));
+        TaskSpec right = task("right", "printf right > /workspace/right.txt", 0.25, "32Mi");
+        right.setOutputs(List.of("right.txt"));
+        TaskSpec gather = task("gather", "cat /workspace/left.txt /workspace/right.txt > /workspace/all.txt", 0.25, "32Mi");
+        gather.setDependsOn(List.of("left", "right"));
+        gather.setOutputs(List.of("all.txt")); // it reads its inputs without declaring them: the chain covers them
+        JobResult cold = run(job("branches", left, right, gather));
+        assertEquals(JobState.SUCCEEDED, cold.getState(), () -> String.valueOf(cold.getReason()));
+
+        left.getEnv().put("SAMPLE", "s2");
+        JobResult changed = run(job("branches", left, right, gather));
+        assertEquals(JobState.SUCCEEDED, changed.getState(), () -> String.valueOf(changed.getReason()));
+        assertNull(unit(changed, "left").getCachedFrom(), "its environment changed: it runs");
+        assertEquals(unit(cold, "right").getAttemptId(), unit(changed, "right").getCachedFrom(), "beside it: served");
+        assertNull(unit(changed, "gather").getCachedFrom(), "after it: runs, though it declares no input");
+        assertEquals("s2right", Files.readString(stack.dataDir().resolve("work/jobs").resolve(changed.getJobId()).resolve("all.txt")));
     }
 
     /** docs/caching.md: a hit restores declared outputs only, so a step that leaves more is run again, saying why. */
