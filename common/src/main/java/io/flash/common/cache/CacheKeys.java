@@ -33,6 +33,12 @@ public final class CacheKeys {
     /** Named in every key: a recipe that changes gets a new version, and old entries simply miss. */
     public static final String RECIPE = "v2";
 
+    /**
+     * What a node names, last among a unit's undeclared writes, when its job workspace was too large
+     * to look through after the unit succeeded: it is then not indexed (docs/caching.md).
+     */
+    public static final String NOT_LOOKED_THROUGH = "(the workspace has more files than are looked through)";
+
     /** Set by the executor for each attempt, never by a job file: not what the result depends on. */
     static final Set<String> PER_ATTEMPT_ENV = Set.of("FLASH_JOB_ID", "FLASH_TASK_ID", "FLASH_ATTEMPT_ID");
 

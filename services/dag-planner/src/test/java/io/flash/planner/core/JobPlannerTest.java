@@ -1,6 +1,7 @@
 package io.flash.planner.core;
 
 import io.flash.common.cache.CacheKeys;
+import io.flash.planner.core.cache.Entries;
 import io.flash.planner.core.cache.ResultCache;
 import io.flash.planner.core.cache.TaskKeys;
 import io.flash.schema.*;
@@ -211,6 +212,8 @@ class JobPlannerTest {
         String why = unitOf(plan.onlyResult(), "reference").getReason();
         assertTrue(why.startsWith("not cached: it wrote ref.fa.amb, ref.fa.ann in the workspace without declaring them"), why);
         assertNull(unitOf(plan.onlyResult(), "align").getReason());
+        assertTrue(Entries.notIndexed(List.of("a.txt", CacheKeys.NOT_LOOKED_THROUGH)).contains("could not be checked"),
+                "a workspace too large to look through is said so, not listed");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.flash.executor.files;
 
+import io.flash.common.cache.CacheKeys;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -201,20 +202,25 @@ public final class Beneath {
 
     /**
      * Paths below the root, other than directories, last modified at or after {@code sinceMillis}
-     * and not {@code skipped}, in name order, at most {@code max}: what was written meanwhile.
+     * and not {@code skipped}, in name order, at most {@code max}: what was written meanwhile. A tree
+     * of more than {@code maxLooked} entries is not looked through to its end: the answer then ends
+     * with {@link CacheKeys#NOT_LOOKED_THROUGH}, so that a caller never takes it for complete.
      */
-    public List<String> modifiedSince(long sinceMillis, Predicate<String> skipped, int max) throws IOException {
+    public List<String> modifiedSince(long sinceMillis, Predicate<String> skipped, int max, int maxLooked) throws IOException {
         List<String> found = new ArrayList<>();
+        int[] looked = {0};
         try (SecureDirectoryStream<Path> dir = open(List.of(), false)) {
-            modified(dir, "", sinceMillis, skipped, max, found);
+            if (!modified(dir, "", sinceMillis, skipped, max, maxLooked, looked, found)) found.add(CacheKeys.NOT_LOOKED_THROUGH);
         }
         return found;
     }
 
-    private void modified(SecureDirectoryStream<Path> dir, String prefix, long since, Predicate<String> skipped, int max,
-                          List<String> found) throws IOException {
+    /** @return false when it stopped at {@code maxLooked} entries */
+    private boolean modified(SecureDirectoryStream<Path> dir, String prefix, long since, Predicate<String> skipped, int max,
+                             int maxLooked, int[] looked, List<String> found) throws IOException {
         for (String name : namesIn(dir)) {
-            if (found.size() >= max) return;
+            if (found.size() >= max) return true;
+            if (++looked[0] > maxLooked) return false;
             String path = prefix + name;
             if (skipped.test(path)) continue;
             BasicFileAttributes a;
@@ -228,11 +234,12 @@ public final class Beneath {
                 continue;
             }
             try (SecureDirectoryStream<Path> sub = dir.newDirectoryStream(Path.of(name), LinkOption.NOFOLLOW_LINKS)) {
-                modified(sub, path + "/", since, skipped, max, found);
+                if (!modified(sub, path + "/", since, skipped, max, maxLooked, looked, found)) return false;
             } catch (FileSystemException gone) {
                 // removed or replaced meanwhile: what was there is not this unit's to account for
             }
         }
+        return true;
     }
 
     private void walk(SecureDirectoryStream<Path> dir, String prefix, List<Entry> found) throws IOException {

@@ -36,6 +36,12 @@ public final class UnitKeys {
 
     /** How many undeclared files are named: enough to say what to declare, not a listing. */
     static final int UNDECLARED_NAMED = 10;
+    /**
+     * How many workspace entries a success's check looks at: each servable success walks its job's
+     * workspace, so a workspace of millions of files would cost seconds per unit. Past it the unit
+     * is not indexed (a miss later, never a wrong hit).
+     */
+    static final int LOOKED_AT_MOST = 100_000;
 
     private final Scratch scratch;
     private final Supplier<ObjectStore> store;
@@ -112,7 +118,7 @@ public final class UnitKeys {
         declared.addAll(declaredByJob.getOrDefault(JobIds.jobOfAttempt(keyed.attemptId()), Set.of()));
         declared.add(WorkDirs.FLASH_DIR);
         Predicate<String> isDeclared = path -> declared.stream().anyMatch(d -> path.equals(d) || path.startsWith(d + "/"));
-        return keyed.workspace().modifiedSince(keyed.keyedAt(), isDeclared, UNDECLARED_NAMED);
+        return keyed.workspace().modifiedSince(keyed.keyedAt(), isDeclared, UNDECLARED_NAMED, LOOKED_AT_MOST);
     }
 
     /** An object by its store's ETag; a web server's answer is not trusted to identify content yet. */

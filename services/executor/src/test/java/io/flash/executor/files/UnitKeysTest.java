@@ -1,5 +1,6 @@
 package io.flash.executor.files;
 
+import io.flash.common.cache.CacheKeys;
 import io.flash.executor.engine.ContainerRuntime;
 import io.flash.schema.TaskDefinition;
 import java.nio.file.Files;
@@ -48,5 +49,16 @@ class UnitKeysTest {
         keys.key("job-1.s.s0.2", servable("s", "part-0"), workspace, image -> "sha256:1", start);
         assertEquals(List.of("part-1", "scratch.tmp"), keys.undeclaredWrites(keys.keyed("job-1.s.s0.2").orElseThrow()),
                 "once none of the job's units was in flight, what they declared is forgotten");
+    }
+
+    /** A workspace too large to look through after every success is not taken as checked. */
+    @Test
+    void aWorkspaceLargerThanTheCheckLooksAtEndsInItsMark() throws Exception {
+        Path workspace = Files.createDirectories(dir.resolve("work/jobs/job-3"));
+        for (int i = 0; i < 5; i++) Files.writeString(workspace.resolve("f" + i), "x");
+        Beneath files = new Beneath(workspace, new Scratch(dir.resolve("work"), "n1", TaskOwner.of(ContainerRuntime.TASK_USER)));
+        long before = System.currentTimeMillis() - 60_000;
+        assertEquals(List.of("f0", "f1", "f2", "f3", "f4"), files.modifiedSince(before, path -> false, 10, 5));
+        assertEquals(List.of("f0", "f1", "f2", CacheKeys.NOT_LOOKED_THROUGH), files.modifiedSince(before, path -> false, 10, 3));
     }
 }

@@ -1,5 +1,6 @@
 package io.flash.planner.core.cache;
 
+import io.flash.common.cache.CacheKeys;
 import io.flash.schema.CacheEntry;
 import io.flash.schema.JobProgress;
 import io.flash.schema.TaskEvent;
@@ -31,6 +32,10 @@ public final class Entries {
 
     /** Why a success was not indexed: it wrote files a hit would not restore (the first few named). */
     public static String notIndexed(List<String> undeclared) {
+        if (undeclared.contains(CacheKeys.NOT_LOOKED_THROUGH)) {
+            return "not cached: its job workspace has more files than are looked through after a success, so what it wrote could not"
+                    + " be checked (docs/caching.md)";
+        }
         return "not cached: it wrote " + String.join(", ", undeclared) + (undeclared.size() >= 10 ? ", …" : "")
                 + " in the workspace without declaring them; a result from the cache would lack them (declare them in outputs,"
                 + " or say cache: false)";
