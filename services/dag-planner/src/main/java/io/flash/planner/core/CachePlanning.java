@@ -68,13 +68,13 @@ final class CachePlanning {
 
     /** A task whose units all succeeded is keyed for what follows it, when its own key covers what it ran after. */
     void taskDone(JobProgress job, LogicalTask task) {
-        if (task.getDependents().isEmpty() || !TaskKeys.chained(store.spec(job.getJobId(), task.getName()))) return;
-        task.setCacheKey(TaskKeys.ofTask(unitKeys(job, task)));
+        if (task.getDependents().isEmpty()) return;
+        TaskDefinition spec = store.spec(job.getJobId(), task.getName());
+        if (TaskKeys.chained(spec)) task.setCacheKey(TaskKeys.ofTask(unitKeys(job, task, spec.getScatter() != null)));
     }
 
     /** The keys its units succeeded with, in shard order, up to the first unit without one (its node keys nothing). */
-    private List<String> unitKeys(JobProgress job, LogicalTask task) {
-        boolean scattered = store.spec(job.getJobId(), task.getName()).getScatter() != null;
+    private List<String> unitKeys(JobProgress job, LogicalTask task, boolean scattered) {
         List<String> keys = new ArrayList<>();
         for (int shard = 0; shard < task.getShards(); shard++) {
             String unitId = scattered ? JobIds.shardId(job.getJobId(), task.getName(), shard) : JobIds.taskId(job.getJobId(), task.getName());

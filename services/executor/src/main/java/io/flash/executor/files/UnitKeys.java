@@ -10,12 +10,12 @@ import io.flash.schema.TaskDefinition;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -114,11 +114,22 @@ public final class UnitKeys {
      */
     public List<String> undeclaredWrites(Keyed keyed) throws IOException {
         if (!keyed.servable()) return List.of();
-        List<String> declared = new ArrayList<>(keyed.outputs());
+        Set<String> declared = new HashSet<>(keyed.outputs());
         declared.addAll(declaredByJob.getOrDefault(JobIds.jobOfAttempt(keyed.attemptId()), Set.of()));
         declared.add(WorkDirs.FLASH_DIR);
-        Predicate<String> isDeclared = path -> declared.stream().anyMatch(d -> path.equals(d) || path.startsWith(d + "/"));
-        return keyed.workspace().modifiedSince(keyed.keyedAt(), isDeclared, UNDECLARED_NAMED, LOOKED_AT_MOST);
+        return keyed.workspace().modifiedSince(keyed.keyedAt(), path -> declaredAt(declared, path), UNDECLARED_NAMED, LOOKED_AT_MOST);
+    }
+
+    /**
+     * The path or one of the directories it is in is declared: a look per level of the path, not a
+     * scan of every declaration (a scatter's shards declare thousands, each success walks them all).
+     */
+    private static boolean declaredAt(Set<String> declared, String path) {
+        if (declared.contains(path)) return true;
+        for (int slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) {
+            if (declared.contains(path.substring(0, slash))) return true;
+        }
+        return false;
     }
 
     /** An object by its store's ETag; a web server's answer is not trusted to identify content yet. */
