@@ -17,7 +17,8 @@ import org.apache.kafka.streams.state.Stores;
 /**
  * How a Flash topology is put together from the topic catalogue: sources and sinks take their
  * names and serdes from a {@link Topic}; a processor's stores are persistent, keyed by string,
- * cached (one changelog record per key per commit); a global table mirrors a compacted topic.
+ * cached (at most one changelog record per key per commit, none for a key created and deleted
+ * within it); a global table mirrors a compacted topic.
  */
 public final class Wiring {
 
@@ -39,10 +40,13 @@ public final class Wiring {
                         Optional.of(Set.of(CatchUp.shardOf(key) % partitions)), parents);
     }
 
-    /** A changelogged store of {@code processors}, restored on takeover. */
+    /**
+     * A changelogged store of {@code processors}, restored on takeover: cached, so a key written
+     * several times within a commit is written once, and one written and deleted within it not at all.
+     */
     public static <V> void store(Topology topology, String name, Serde<V> values, String... processors) {
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), values)
-                .withCachingEnabled(), processors);
+        topology.addStateStore(new ShortLivedEntries<>(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name),
+                Serdes.String(), values).withCachingEnabled()), processors);
     }
 
     /**
