@@ -20,7 +20,7 @@ public final class FrameworkEvents {
 
     private TaskEvent.Builder of(TaskReady ready, TaskEventType type, long at) {
         return TaskEvent.newBuilder().setJobId(ready.getJobId()).setTaskId(ready.getTaskId()).setAttemptId(ready.getAttemptId())
-                .setType(type).setFrameworkId(frameworkId).setAt(at);
+                .setType(type).setFrameworkId(frameworkId).setShard(shard).setAt(at);
     }
 
     /** The attempt waits in this shard, for this reason. */
@@ -40,7 +40,7 @@ public final class FrameworkEvents {
 
     /** A cancel carried out before the attempt was placed. */
     public TaskEvent cancelledWhileQueued(TaskReady ready, long now) {
-        return of(ready, TaskEventType.CANCELLED, now).setShard(shard).setFailureClass(FailureClass.CANCELLED)
+        return of(ready, TaskEventType.CANCELLED, now).setFailureClass(FailureClass.CANCELLED)
                 .setReason("cancelled while queued").build();
     }
 

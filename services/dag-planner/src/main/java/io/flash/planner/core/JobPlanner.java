@@ -101,8 +101,14 @@ public final class JobPlanner {
         // The job's record and status are written only when the event changes the job: a unit
         // dispatched, placed or started (after the first) changes nothing a reader of the job sees.
         boolean jobChanged = false;
+        boolean stored = true;
         switch (event.getType()) {
             case HELD -> {
+                if (event.getFrameworkId() != null) { // waits in a framework shard's queue: it was dispatched there
+                    unit.setState(TaskState.DISPATCHED);
+                    unit.setFrameworkId(event.getFrameworkId());
+                    if (event.getShard() != null) unit.setShard(event.getShard());
+                }
                 unit.setReason(event.getReason());
                 // One message for all the waiting shards of a task, news only when its words change.
                 String message = "task " + JobIds.taskName(job.getJobId(), unit.getTaskId()) + " waits: " + event.getReason();
@@ -110,6 +116,10 @@ public final class JobPlanner {
                 if (jobChanged) job.setMessage(message);
             }
             case DISPATCHED, QUEUED -> {
+                // A passing step a restart need not know: the placement names the framework and shard
+                // again, and until then the dispatcher routes a cancel by its own in-flight record.
+                // Written only when it clears why the unit was held.
+                stored = unit.getReason() != null;
                 unit.setState(TaskState.DISPATCHED);
                 unit.setFrameworkId(event.getFrameworkId());
                 unit.setShard(event.getShard());
@@ -119,6 +129,7 @@ public final class JobPlanner {
                 unit.setState(TaskState.PLACED);
                 unit.setNodeId(event.getNodeId());
                 if (event.getFrameworkId() != null) unit.setFrameworkId(event.getFrameworkId());
+                if (event.getShard() != null) unit.setShard(event.getShard());
                 AttemptCharges.placed(unit, event);
             }
             case STARTED -> {
@@ -143,7 +154,7 @@ public final class JobPlanner {
                 return;
             }
         }
-        store.putUnit(unit);
+        if (stored) store.putUnit(unit);
         // Dispatched, placed and running are passing steps: a unit that ends within the tick is
         // published once, with its end (which carries when it started).
         if (event.getType() == TaskEventType.HELD) out.unitStatus(unit);

@@ -649,9 +649,10 @@ class JobPlannerTest {
     void cancelStopsPendingTasksAndAsksRunningAttemptsToStop() {
         planner.accept(job("j", task("a"), task("b", "a")), 1L);
         TaskReady a = plan.drainReady().get(0);
-        TaskEvent dispatched = event(a, TaskEventType.DISPATCHED);
-        dispatched.setShard(2);
-        planner.onEvent(dispatched, 2L);
+        planner.onEvent(event(a, TaskEventType.DISPATCHED), 2L);
+        TaskEvent placed = event(a, TaskEventType.PLACED);
+        placed.setShard(2);
+        planner.onEvent(placed, 2L);
         planner.cancel("j", "user asked", 3L);
         TaskReady cancel = plan.drainReady().get(0);
         assertTrue(cancel.getCancel());
@@ -665,6 +666,40 @@ class JobPlannerTest {
         assertEquals(JobState.CANCELLED, result.getState());
         assertEquals("cancelled: user asked", result.getReason());
         assertEquals(List.of(TaskState.CANCELLED, TaskState.CANCELLED), result.getTasks().stream().map(TaskSummary::getState).toList());
+    }
+
+    @Test
+    void aDispatchedStepIsNotStoredUnlessItEndsAHoldAndAFrameworksHoldSaysWhereTheUnitWaits() {
+        planner.accept(job("j", task("a")), 1L);
+        TaskReady a = plan.drainReady().get(0);
+        int steps = plan.unitSteps;
+        TaskEvent dispatched = event(a, TaskEventType.DISPATCHED);
+        dispatched.setShard(1);
+        planner.onEvent(dispatched, 2L);
+        assertEquals(steps + 1, plan.unitSteps, "published if it lasts, as before");
+        assertEquals(TaskState.READY, plan.units.get(a.getTaskId()).getState(), "a restart need not know it");
+        planner.cancel("j", "user asked", 3L);
+        TaskReady cancel = plan.drainReady().stream().filter(r -> r.getAttemptId().equals(a.getAttemptId())).findFirst().orElseThrow();
+        assertNull(cancel.getCancelFramework(), "the dispatcher routes it by its own in-flight record");
+
+        planner.accept(job("k", task("c")), 4L);
+        TaskReady c = plan.drainReady().get(0);
+        TaskEvent heldByDispatcher = event(c, TaskEventType.HELD);
+        heldByDispatcher.setFrameworkId(null);
+        heldByDispatcher.setReason("no framework has 64 cpu");
+        planner.onEvent(heldByDispatcher, 5L);
+        assertEquals(TaskState.READY, plan.units.get(c.getTaskId()).getState());
+        planner.onEvent(event(c, TaskEventType.DISPATCHED), 6L);
+        assertEquals(TaskState.DISPATCHED, plan.units.get(c.getTaskId()).getState(), "stored: it ends the hold");
+        assertNull(plan.units.get(c.getTaskId()).getReason());
+
+        TaskEvent heldByFramework = event(c, TaskEventType.HELD);
+        heldByFramework.setShard(2);
+        heldByFramework.setReason("no node has 64 cpu");
+        planner.onEvent(heldByFramework, 7L);
+        TaskSummary waiting = plan.units.get(c.getTaskId());
+        assertEquals(List.of(TaskState.DISPATCHED, "ecs", 2, "no node has 64 cpu"),
+                Arrays.asList(waiting.getState(), waiting.getFrameworkId(), waiting.getShard(), waiting.getReason()));
     }
 
     @Test

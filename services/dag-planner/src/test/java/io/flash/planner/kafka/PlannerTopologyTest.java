@@ -141,6 +141,7 @@ class PlannerTopologyTest {
         assertTrue(status.isEmpty());
 
         TaskEvent held = event(c, TaskEventType.HELD);
+        held.setFrameworkId(null); // the dispatcher's: no framework can take it
         held.setReason("no framework has a node with 99 cpu");
         events.pipeInput("j", held);
         assertEquals(List.of(TaskState.READY), unitStatus.readValuesToList().stream().map(TaskSummary::getState).toList(),
@@ -191,9 +192,10 @@ class PlannerTopologyTest {
     void aCancelCommandBecomesACancelRequestAndEndsTheJob() {
         accepted.pipeInput("j", job("j", task("a"), task("b", "a")));
         TaskReady a = ready.readValue();
-        TaskEvent dispatched = event(a, TaskEventType.DISPATCHED);
-        dispatched.setShard(1);
-        events.pipeInput("j", dispatched);
+        events.pipeInput("j", event(a, TaskEventType.DISPATCHED));
+        TaskEvent placed = event(a, TaskEventType.PLACED);
+        placed.setShard(1);
+        events.pipeInput("j", placed);
         commands.pipeInput("j", JobCommand.newBuilder().setJobId("j").setAction(JobAction.CANCEL).setReason("test").setAt(1L).build());
         TaskReady cancel = ready.readValue();
         assertTrue(cancel.getCancel());
