@@ -23,7 +23,8 @@ public class DispatcherStreams {
         DispatcherConfig.Dispatcher dispatcher = config.dispatcher();
         return DispatcherTopology.build(new FlashTopics(new RegistryValueSerdes(config.registry().url())),
                 new FrameworkSelector(dispatcher.heartbeatTimeout().toMillis()),
-                new DispatcherTopology.Settings(dispatcher.retryInterval(), dispatcher.redispatchGrace(), dispatcher.blindAfter()),
+                new DispatcherTopology.Settings(dispatcher.retryInterval(), dispatcher.redispatchGrace(), dispatcher.blindAfter(),
+                        dispatcher.envelopeInterval()),
                 Clock.systemUTC(), meters);
     }
 
