@@ -104,7 +104,7 @@ public final class KafkaGrants {
         Rules r = new Rules(DISPATCHER).streamsApp()
                 .reads(TASKS_READY, TASKS_READY_BATCHES, FRAMEWORK_HEARTBEATS, TASKS_EVENTS)
                 .writes(TASKS_EVENTS, DEAD_LETTER);
-        frameworks.forEach(f -> r.topic(FRAMEWORK_TASK_BATCHES.nameFor(f), PatternType.LITERAL, AclOperation.WRITE));
+        frameworks.forEach(f -> r.topic(FRAMEWORK_TASKS.nameFor(f), PatternType.LITERAL, AclOperation.WRITE));
         return r.grant();
     }
 

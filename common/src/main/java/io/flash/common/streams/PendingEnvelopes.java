@@ -4,7 +4,6 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -106,33 +105,20 @@ public final class PendingEnvelopes<T, E> {
 
     /** The envelopes to send now: the items in the order they were added, none pending afterwards. */
     public List<List<T>> drain() {
-        List<List<T>> envelopes = drainBy(item -> "").get("");
-        return envelopes == null ? List.of() : envelopes;
-    }
-
-    /**
-     * The envelopes to send now, by where each item goes ({@code destination}, e.g. a topic's
-     * partition): within a destination the items keep the order they were added in; none pending
-     * afterwards.
-     */
-    public <D> Map<D, List<List<T>>> drainBy(Function<T, D> destination) {
-        if (chunks.isEmpty()) return Map.of();
-        Map<D, List<List<T>>> envelopes = new LinkedHashMap<>();
-        Map<D, Integer> openBytes = new HashMap<>();
+        if (chunks.isEmpty()) return List.of();
+        List<List<T>> envelopes = new ArrayList<>();
+        List<T> open = null;
+        int openBytes = 0;
         for (Chunk<T> chunk : chunks) {
             for (T item : chunk.items) {
-                D to = destination.apply(item);
-                List<List<T>> sent = envelopes.computeIfAbsent(to, d -> new ArrayList<>());
-                List<T> open = sent.isEmpty() ? null : sent.get(sent.size() - 1);
                 int size = sizeOf(item);
-                int bytes = openBytes.getOrDefault(to, 0);
-                if (open == null || !limits.takes(open.size(), bytes, 1, size)) {
+                if (open == null || !limits.takes(open.size(), openBytes, 1, size)) {
                     open = new ArrayList<>();
-                    sent.add(open);
-                    bytes = 0;
+                    envelopes.add(open);
+                    openBytes = 0;
                 }
                 open.add(item);
-                openBytes.put(to, bytes + size);
+                openBytes += size;
             }
         }
         for (int i = 0; i < stored; i++) store.delete(key(i));

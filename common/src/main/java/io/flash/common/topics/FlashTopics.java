@@ -32,8 +32,8 @@ public final class FlashTopics {
     public final Topic<String, JobResult> jobsResults;
     public final Topic<String, FrameworkHeartbeat> frameworkHeartbeats;
     public final Topic<String, CapacityDecision> capacityDecisions;
-    /** Each framework's envelopes of dispatches (the dispatcher writes the one its envelope's items name). */
-    public final TopicFamily<String, TaskDispatchBatch> frameworkTaskBatches;
+    /** Each framework's tasks topic (the dispatcher writes the one its record names). */
+    public final TopicFamily<String, TaskDispatch> frameworkTasks;
 
     public FlashTopics(ValueSerdes serdes) {
         this.serdes = serdes;
@@ -54,17 +54,12 @@ public final class FlashTopics {
         jobsResults = topic(TopicCatalog.JOBS_RESULTS);
         frameworkHeartbeats = topic(TopicCatalog.FRAMEWORK_HEARTBEATS);
         capacityDecisions = topic(TopicCatalog.CAPACITY_DECISIONS);
-        frameworkTaskBatches = new TopicFamily<>(TopicCatalog.FRAMEWORK_TASK_BATCHES::nameFor, Serdes.String(),
-                serdes.forValue(TopicCatalog.FRAMEWORK_TASK_BATCHES.valueType()));
+        frameworkTasks = new TopicFamily<>(TopicCatalog.FRAMEWORK_TASKS::nameFor, Serdes.String(),
+                serdes.forValue(TopicCatalog.FRAMEWORK_TASKS.valueType()));
     }
 
-    /** Read by a framework for records written before {@link #frameworkTaskBatches}; nothing writes it now. */
     public Topic<String, TaskDispatch> frameworkTasks(String frameworkId) {
-        return topic(TopicCatalog.FRAMEWORK_TASKS, frameworkId);
-    }
-
-    public Topic<String, TaskDispatchBatch> frameworkTaskBatches(String frameworkId) {
-        return frameworkTaskBatches.of(frameworkId);
+        return frameworkTasks.of(frameworkId);
     }
 
     public Topic<String, NodeHeartbeat> frameworkNodes(String frameworkId) {

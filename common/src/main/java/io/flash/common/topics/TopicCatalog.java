@@ -76,12 +76,8 @@ public final class TopicCatalog {
     /** Raw bytes of records that could not be read or handled, with the reason in headers. */
     public static final Kind<byte[]> DEAD_LETTER = new Kind<>(TopicNames.DEAD_LETTER, byte[].class, Partitions.ONE, WEEK);
 
-    /** Read by a framework for records an earlier dispatcher wrote; nothing writes it now. */
     public static final Kind<TaskDispatch> FRAMEWORK_TASKS = new Kind<>(TopicNames.frameworkTasks(FRAMEWORK), TaskDispatch.class,
             Partitions.SHARDS, WEEK);
-    /** The dispatcher's envelopes of dispatches to one shard (partition = shard), and the shard's own catch-up markers. */
-    public static final Kind<TaskDispatchBatch> FRAMEWORK_TASK_BATCHES = new Kind<>(TopicNames.frameworkTaskBatches(FRAMEWORK),
-            TaskDispatchBatch.class, Partitions.SHARDS, WEEK);
     public static final Kind<NodeHeartbeat> FRAMEWORK_NODES = new Kind<>(TopicNames.frameworkNodes(FRAMEWORK), NodeHeartbeat.class,
             Partitions.SHARDS, null);
     public static final Kind<AttemptEvent> FRAMEWORK_NODE_EVENTS = new Kind<>(TopicNames.frameworkNodeEvents(FRAMEWORK),
@@ -99,7 +95,7 @@ public final class TopicCatalog {
     public static final List<Kind<?>> PLATFORM = List.of(JOBS_SUBMITTED, JOBS_REJECTED, JOBS_ACCEPTED, JOBS_COMMANDS, TASKS_READY,
             TASKS_READY_BATCHES, TASKS_EVENTS, TASKS_USAGE, TASKS_LOGS, TASKS_OBSERVATIONS, TASKS_ESTIMATES, CACHE_ENTRIES, JOBS_STATUS,
             TASKS_STATUS, JOBS_RESULTS, FRAMEWORK_HEARTBEATS, CAPACITY_DECISIONS, DEAD_LETTER);
-    public static final List<Kind<?>> PER_FRAMEWORK = List.of(FRAMEWORK_TASKS, FRAMEWORK_TASK_BATCHES, FRAMEWORK_NODES, FRAMEWORK_NODE_EVENTS,
+    public static final List<Kind<?>> PER_FRAMEWORK = List.of(FRAMEWORK_TASKS, FRAMEWORK_NODES, FRAMEWORK_NODE_EVENTS,
             FRAMEWORK_ASSIGNMENTS, FRAMEWORK_CLUSTER_COMMANDS, FRAMEWORK_CLUSTER_REPORTS);
 
     private TopicCatalog() {

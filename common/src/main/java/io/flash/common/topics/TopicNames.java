@@ -30,13 +30,8 @@ public final class TopicNames {
         return "flash.fw." + frameworkId + ".";
     }
 
-    /** Read only, for records a dispatcher wrote before it published {@link #frameworkTaskBatches}. */
     public static String frameworkTasks(String frameworkId) {
         return frameworkPrefix(frameworkId) + "tasks";
-    }
-
-    public static String frameworkTaskBatches(String frameworkId) {
-        return frameworkPrefix(frameworkId) + "task-batches";
     }
 
     public static String frameworkNodes(String frameworkId) {

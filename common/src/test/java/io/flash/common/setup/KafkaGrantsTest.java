@@ -26,10 +26,9 @@ class KafkaGrantsTest {
     @Test
     void theDispatcherWritesTheTaskTopicOfEachFrameworkSetUpAndNoOtherTopicOfTheirs() {
         KafkaGrants.Grant dispatcher = KafkaGrants.dispatcher(List.of("ecs", "hpc"));
-        assertTrue(KafkaGrants.allows(dispatcher, "flash.fw.ecs.task-batches", AclOperation.WRITE));
-        assertTrue(KafkaGrants.allows(dispatcher, "flash.fw.hpc.task-batches", AclOperation.WRITE));
-        assertFalse(KafkaGrants.allows(dispatcher, "flash.fw.ecs.tasks", AclOperation.WRITE), "nothing writes the single-dispatch topic now");
-        assertFalse(KafkaGrants.allows(dispatcher, "flash.fw.other.task-batches", AclOperation.WRITE));
+        assertTrue(KafkaGrants.allows(dispatcher, "flash.fw.ecs.tasks", AclOperation.WRITE));
+        assertTrue(KafkaGrants.allows(dispatcher, "flash.fw.hpc.tasks", AclOperation.WRITE));
+        assertFalse(KafkaGrants.allows(dispatcher, "flash.fw.other.tasks", AclOperation.WRITE));
         assertFalse(KafkaGrants.allows(dispatcher, "flash.fw.ecs.assignments", AclOperation.WRITE));
     }
 

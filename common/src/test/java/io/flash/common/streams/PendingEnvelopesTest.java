@@ -9,7 +9,6 @@ import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -92,33 +91,5 @@ class PendingEnvelopesTest {
         pending.save();
         assertEquals("b", store.get("ready/0"), "the keys are used again after a flush");
         assertEquals(List.of(List.of("b")), pending().drain());
-    }
-
-    @Test
-    void itemsAreSentByDestinationEachInTheOrderItWasAdded() {
-        PendingEnvelopes<String, String> pending = pending();
-        for (String item : List.of("a1", "b1", "a2", "c1", "b2", "a3")) pending.add(item);
-        pending.save();
-        Map<Character, List<List<String>>> sent = pending().drainBy(item -> item.charAt(0)); // restored, then sent
-        assertEquals(List.of('a', 'b', 'c'), List.copyOf(sent.keySet()), "destinations in the order first used");
-        assertEquals(List.of(List.of("a1", "a2", "a3")), sent.get('a'));
-        assertEquals(List.of(List.of("b1", "b2")), sent.get('b'));
-        assertEquals(List.of(List.of("c1")), sent.get('c'));
-        try (var all = store.all()) {
-            assertFalse(all.hasNext(), "sent: nothing pending in the store");
-        }
-    }
-
-    @Test
-    void eachDestinationsEnvelopesKeepToTheLimits() {
-        PendingEnvelopes<String, String> pending = pending();
-        for (int i = 0; i < 50; i++) pending.add((i % 2 == 0 ? "a" : "b") + i);
-        pending.add("c" + "x".repeat(600_000));
-        Map<Character, List<List<String>>> sent = pending.drainBy(item -> item.charAt(0));
-        assertEquals(List.of(25), sent.get('a').stream().map(List::size).toList());
-        assertEquals(List.of(25), sent.get('b').stream().map(List::size).toList());
-        assertEquals(List.of(1), sent.get('c').stream().map(List::size).toList(), "an item larger than an envelope goes alone");
-        for (int i = 0; i < 90; i++) pending.add("a" + i);
-        assertEquals(List.of(40, 40, 10), pending.drainBy(item -> item.charAt(0)).get('a').stream().map(List::size).toList());
     }
 }

@@ -44,13 +44,12 @@ class TopicCatalogTest {
     @Test
     void aFrameworksTopicsAreNamedForItAndPartitionedByShard() {
         List<TopicSpec> specs = TopicCatalog.frameworkTopics("slurm-lab", 4, 8);
-        assertEquals(List.of("flash.fw.slurm-lab.tasks", "flash.fw.slurm-lab.task-batches", "flash.fw.slurm-lab.nodes", "flash.fw.slurm-lab.node-events",
+        assertEquals(List.of("flash.fw.slurm-lab.tasks", "flash.fw.slurm-lab.nodes", "flash.fw.slurm-lab.node-events",
                 "flash.fw.slurm-lab.assignments", "flash.fw.slurm-lab.cluster-commands", "flash.fw.slurm-lab.cluster-reports"),
                 specs.stream().map(TopicSpec::name).toList());
-        assertEquals(List.of(4, 4, 4, 4, 8, 4, 4), specs.stream().map(TopicSpec::partitions).toList());
+        assertEquals(List.of(4, 4, 4, 8, 4, 4), specs.stream().map(TopicSpec::partitions).toList());
         FlashTopics topics = new FlashTopics(new PlainAvroSerdes());
         assertEquals("flash.fw.slurm-lab.tasks", topics.frameworkTasks("slurm-lab").name());
-        assertEquals("flash.fw.slurm-lab.task-batches", topics.frameworkTaskBatches("slurm-lab").name());
         assertEquals("flash.fw.slurm-lab.node-events", topics.frameworkNodeEvents("slurm-lab").name());
     }
 }

@@ -27,8 +27,5 @@ public interface DispatcherConfig {
 
         /** With no heartbeat from any framework for this long the dispatcher is blind and judges nobody silent. */
         Duration blindAfter();
-
-        /** How long dispatches may wait to be sent to their framework shard together. */
-        Duration envelopeInterval();
     }
 }

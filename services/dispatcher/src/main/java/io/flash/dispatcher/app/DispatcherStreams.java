@@ -23,8 +23,7 @@ public class DispatcherStreams {
         DispatcherConfig.Dispatcher dispatcher = config.dispatcher();
         return DispatcherTopology.build(new FlashTopics(new RegistryValueSerdes(config.registry().url())),
                 new FrameworkSelector(dispatcher.heartbeatTimeout().toMillis()),
-                new DispatcherTopology.Settings(dispatcher.retryInterval(), dispatcher.redispatchGrace(), dispatcher.blindAfter(),
-                        dispatcher.envelopeInterval()),
+                new DispatcherTopology.Settings(dispatcher.retryInterval(), dispatcher.redispatchGrace(), dispatcher.blindAfter()),
                 Clock.systemUTC(), meters);
     }
 

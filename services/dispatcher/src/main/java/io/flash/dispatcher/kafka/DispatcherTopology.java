@@ -19,9 +19,7 @@ import org.apache.kafka.streams.processor.RecordContext;
  * the partition of the chosen scheduling shard. Attempts that fit nowhere yet wait in
  * {@link #HELD_STORE} and are retried on a wall-clock punctuation. Dispatched attempts stay in
  * {@link #INFLIGHT_STORE} until they are placed, so that those stranded on a framework that went DOWN
- * can be fenced and sent elsewhere. What a task dispatches goes to each framework shard as envelopes
- * ({@code TaskDispatchBatch}), every {@code envelopeInterval}; until sent it waits in
- * {@link #OUTBOX_STORE}, so a commit never takes an input whose dispatch is only in memory.
+ * can be fenced and sent elsewhere.
  */
 public final class DispatcherTopology {
 
@@ -29,8 +27,6 @@ public final class DispatcherTopology {
     public static final String HELD_STORE = "dispatcher-held";
     /** attempt id → where it was sent, until its framework reports it placed or settled. */
     public static final String INFLIGHT_STORE = "dispatcher-inflight";
-    /** Dispatches decided and not yet sent in an envelope ({@code PendingEnvelopes}). */
-    public static final String OUTBOX_STORE = "dispatcher-outbox";
 
     private static final String HEARTBEATS = "framework-heartbeats";
     private static final String HEARTBEAT_UPDATER = "framework-heartbeat-updater";
@@ -45,11 +41,10 @@ public final class DispatcherTopology {
      * @param retryInterval    how often held attempts are tried again and silent frameworks checked
      * @param redispatchGrace  how long after a framework shard is DOWN its not-placed attempts move elsewhere
      * @param blindAfter       no heartbeat from any framework for this long: the dispatcher cannot see, and counts nobody's silence
-     * @param envelopeInterval how long dispatches may wait to be sent to their shard together
      */
-    public record Settings(Duration retryInterval, Duration redispatchGrace, Duration blindAfter, Duration envelopeInterval) {
+    public record Settings(Duration retryInterval, Duration redispatchGrace, Duration blindAfter) {
         public Settings(Duration retryInterval, Duration redispatchGrace) {
-            this(retryInterval, redispatchGrace, Duration.ofSeconds(5), Duration.ofMillis(5));
+            this(retryInterval, redispatchGrace, Duration.ofSeconds(5));
         }
     }
 
@@ -75,14 +70,11 @@ public final class DispatcherTopology {
         topology.addProcessor(DISPATCHER, () -> new DispatchProcessor(selector, settings, clock, meters), READY_BATCHES, READY, EVENTS);
         Wiring.store(topology, HELD_STORE, topics.storeSerde(HeldTask.class), DISPATCHER);
         Wiring.store(topology, INFLIGHT_STORE, topics.storeSerde(TaskDispatch.class), DISPATCHER);
-        Wiring.store(topology, OUTBOX_STORE, topics.storeSerde(TaskDispatchBatch.class), DISPATCHER);
-        // An envelope holds one framework shard's dispatches: its first names the topic and partition for all.
         topology.addSink(FRAMEWORK_SINK,
-                (String key, TaskDispatchBatch value, RecordContext ctx) ->
-                        topics.frameworkTaskBatches.nameOf().apply(value.getItems().get(0).getFrameworkId()),
-                topics.frameworkTaskBatches.keySerde().serializer(), topics.frameworkTaskBatches.valueSerde().serializer(),
-                (String topic, String key, TaskDispatchBatch value, int partitions) ->
-                        Optional.of(Set.of(value.getItems().get(0).getShard() % partitions)),
+                (String key, TaskDispatch value, RecordContext ctx) ->
+                        topics.frameworkTasks.nameOf().apply(value.getFrameworkId()),
+                topics.frameworkTasks.keySerde().serializer(), topics.frameworkTasks.valueSerde().serializer(),
+                (String topic, String key, TaskDispatch value, int partitions) -> Optional.of(Set.of(value.getShard() % partitions)),
                 DISPATCHER);
         Wiring.sink(topology, EVENTS_SINK, topics.tasksEvents, DISPATCHER);
         return topology;

@@ -1,25 +1,17 @@
 package io.flash.dispatcher.kafka;
 
-import io.flash.common.setup.KafkaGrants;
-import io.flash.common.testing.ListedTopics;
 import io.flash.common.testing.TopologyHarness;
 import io.flash.common.testing.MutableClock;
 import io.flash.dispatcher.core.selection.FrameworkSelector;
 import io.flash.schema.*;
 import org.apache.kafka.streams.*;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 import static io.flash.common.testing.Samples.*;
 import static org.junit.jupiter.api.Assertions.*;
@@ -30,8 +22,7 @@ class DispatcherTopologyTest {
     private TopologyHarness harness;
     private TestInputTopic<String, TaskReady> ready;
     private TestInputTopic<String, FrameworkHeartbeat> heartbeats;
-    private TestOutputTopic<String, TaskDispatchBatch> ecsBatches;
-    private Dispatches ecsTasks;
+    private TestOutputTopic<String, TaskDispatch> ecsTasks;
     private TestOutputTopic<String, TaskEvent> events;
 
     @BeforeEach
@@ -41,8 +32,7 @@ class DispatcherTopologyTest {
         var topics = harness.topics;
         ready = harness.input(topics.tasksReady);
         heartbeats = harness.input(topics.frameworkHeartbeats);
-        ecsBatches = harness.output(topics.frameworkTaskBatches("ecs"));
-        ecsTasks = new Dispatches(ecsBatches, harness);
+        ecsTasks = harness.output(topics.frameworkTasks("ecs"));
         events = harness.output(topics.tasksEvents);
         taskEvents = harness.input(topics.tasksEvents);
     }
@@ -60,45 +50,9 @@ class DispatcherTopologyTest {
         List<TaskReady> attempts = List.of(ready("j", task("a"), 1), ready("j", task("b"), 1), ready("j", task("c"), 1));
         harness.input(harness.topics.tasksReadyBatches).pipeInput("j", new TaskReadyBatch(attempts));
 
+        assertEquals(List.of("j.a.1", "j.b.1", "j.c.1"),
+                ecsTasks.readValuesToList().stream().map(d -> d.getReady().getAttemptId()).toList());
         assertEquals(3, events.readValuesToList().stream().filter(e -> e.getType() == TaskEventType.DISPATCHED).count());
-        assertTrue(ecsBatches.isEmpty(), "the dispatches wait for the envelope interval");
-        harness.driver.advanceWallClockTime(DISPATCH_ENVELOPE_INTERVAL);
-        var envelopes = ecsBatches.readKeyValuesToList();
-        assertEquals(1, envelopes.size(), "one envelope for the shard");
-        assertEquals("0", envelopes.get(0).key, "keyed by the shard");
-        assertEquals(List.of("j.a.1", "j.b.1", "j.c.1"), envelopes.get(0).value.getItems().stream().map(d -> d.getReady().getAttemptId()).toList());
-    }
-
-    @Test
-    void dispatchesGoToEachShardInAnEnvelopeOfTheirOwnAndWaitInTheStoreUntilSent() {
-        heartbeats.pipeInput("ecs/0", framework("ecs", 0, 1, 1024 * MIB, clock.millis()));
-        heartbeats.pipeInput("ecs/1", framework("ecs", 1, 1, 1024 * MIB, clock.millis()));
-        for (String name : List.of("a", "b", "c", "d")) {
-            TaskDefinition half = task(name);
-            half.setResources(new Capacity(0.5, 256 * MIB, 0L, 0));
-            TaskReady r = ready("j" + name, half, 1);
-            ready.pipeInput(r.getJobId(), r);
-        }
-        KeyValueStore<String, TaskDispatchBatch> outbox = harness.driver.getKeyValueStore(DispatcherTopology.OUTBOX_STORE);
-        int pending = 0;
-        try (var all = outbox.all()) {
-            while (all.hasNext()) pending += all.next().value.getItems().size();
-        }
-        assertEquals(4, pending, "a commit now takes the inputs and their four dispatches with them");
-
-        harness.driver.advanceWallClockTime(DISPATCH_ENVELOPE_INTERVAL);
-        Map<String, List<String>> byShard = new TreeMap<>();
-        for (var envelope : ecsBatches.readKeyValuesToList()) {
-            for (TaskDispatch d : envelope.value.getItems()) {
-                assertEquals(envelope.key, String.valueOf(d.getShard()), "an envelope holds one shard's dispatches");
-                byShard.computeIfAbsent(envelope.key, k -> new ArrayList<>()).add(d.getReady().getAttemptId());
-            }
-        }
-        assertEquals(2, byShard.size(), "both shards had room: " + byShard);
-        assertEquals(4, byShard.values().stream().mapToInt(List::size).sum());
-        try (var all = outbox.all()) {
-            assertFalse(all.hasNext(), "sent: nothing pending");
-        }
     }
 
     @Test
@@ -291,7 +245,7 @@ class DispatcherTopologyTest {
         def.setRequireLocality(true);
         def.setResources(new Capacity(2.0, 256 * MIB, 0L, 0));
         TaskReady r = ready("j", def, 1);
-        r.setDependencyFrameworks(List.of("hpc"));
+        r.setDependencyFrameworks(java.util.List.of("hpc"));
         ready.pipeInput(r.getJobId(), r);
         TaskEvent held = events.readValue();
         assertEquals(TaskEventType.HELD, held.getType());
@@ -300,47 +254,9 @@ class DispatcherTopologyTest {
 
         def.setRequireLocality(false);
         TaskReady preferred = ready("j", def, 2);
-        preferred.setDependencyFrameworks(List.of("hpc"));
+        preferred.setDependencyFrameworks(java.util.List.of("hpc"));
         ready.pipeInput(preferred.getJobId(), preferred);
         assertEquals("ecs", ecsTasks.readValue().getFrameworkId(), "preferred locality gives way when its framework cannot queue it");
-    }
-
-    private static final Duration DISPATCH_ENVELOPE_INTERVAL = Duration.ofMillis(5);
-
-    /** The dispatches of the dispatcher's envelopes, one by one, as a framework takes them once an interval is over. */
-    private static final class Dispatches {
-        private final TestOutputTopic<String, TaskDispatchBatch> batches;
-        private final TopologyHarness harness;
-        private final Deque<TaskDispatch> taken = new ArrayDeque<>();
-
-        Dispatches(TestOutputTopic<String, TaskDispatchBatch> batches, TopologyHarness harness) {
-            this.batches = batches;
-            this.harness = harness;
-        }
-
-        private void take() {
-            harness.driver.advanceWallClockTime(DISPATCH_ENVELOPE_INTERVAL);
-            batches.readValuesToList().forEach(envelope -> taken.addAll(envelope.getItems()));
-        }
-
-        TaskDispatch readValue() {
-            take();
-            TaskDispatch next = taken.poll();
-            assertNotNull(next, "nothing was dispatched");
-            return next;
-        }
-
-        List<TaskDispatch> readValuesToList() {
-            take();
-            List<TaskDispatch> all = new ArrayList<>(taken);
-            taken.clear();
-            return all;
-        }
-
-        boolean isEmpty() {
-            take();
-            return taken.isEmpty();
-        }
     }
 
     private static FrameworkHeartbeat halfBusy(String id, long sentAt) {
@@ -352,13 +268,13 @@ class DispatcherTopologyTest {
 
     @Test
     void everyTopicItReadsIsOneQuarkusWaitsFor() throws Exception {
-        ListedTopics.assertListed(DispatcherTopology.build(harness.topics, new FrameworkSelector(15_000),
-                new DispatcherTopology.Settings(Duration.ofSeconds(1), Duration.ofSeconds(10)), clock), Map.of());
+        io.flash.common.testing.ListedTopics.assertListed(DispatcherTopology.build(harness.topics, new FrameworkSelector(15_000),
+                new DispatcherTopology.Settings(Duration.ofSeconds(1), Duration.ofSeconds(10)), clock), java.util.Map.of());
     }
 
     @Test
     void itsSecureModeGrantAllowsEveryTopicItReadsAndWrites() throws Exception {
-        ListedTopics.assertGranted(DispatcherTopology.build(harness.topics, new FrameworkSelector(15_000),
-                new DispatcherTopology.Settings(Duration.ofSeconds(1), Duration.ofSeconds(10)), clock), KafkaGrants.dispatcher(List.of("ecs")));
+        io.flash.common.testing.ListedTopics.assertGranted(DispatcherTopology.build(harness.topics, new FrameworkSelector(15_000),
+                new DispatcherTopology.Settings(Duration.ofSeconds(1), Duration.ofSeconds(10)), clock), io.flash.common.setup.KafkaGrants.dispatcher(java.util.List.of("ecs")));
     }
 }

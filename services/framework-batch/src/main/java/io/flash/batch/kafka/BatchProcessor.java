@@ -7,7 +7,6 @@ import io.flash.schema.ClusterReport;
 import io.flash.schema.FrameworkHeartbeat;
 import io.flash.schema.LogChunk;
 import io.flash.schema.TaskDispatch;
-import io.flash.schema.TaskDispatchBatch;
 import io.flash.schema.TaskEvent;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -87,7 +86,6 @@ final class BatchProcessor implements Processor<String, SpecificRecord, String, 
     public void process(Record<String, SpecificRecord> record) {
         long now = clock.millis();
         if (record.value() == null) shard.onMarker(record.key(), now);
-        else if (record.value() instanceof TaskDispatchBatch batch) batch.getItems().forEach(dispatch -> shard.onDispatch(dispatch, now));
         else if (record.value() instanceof TaskDispatch dispatch) shard.onDispatch(dispatch, now);
         else if (record.value() instanceof ClusterReport report) shard.onReport(report, now);
     }

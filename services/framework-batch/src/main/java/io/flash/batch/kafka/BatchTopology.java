@@ -29,9 +29,7 @@ public final class BatchTopology {
     public static final String IDS_STORE = "batch-cluster-ids";
     public static final String MARKS_STORE = "batch-marks";
 
-    /** Written by an earlier dispatcher, one dispatch per record: still read, so an upgrade loses none. */
     static final String TASKS = "framework-tasks";
-    static final String TASK_BATCHES = "framework-task-batches";
     static final String REPORTS = "cluster-reports";
     static final String COMMANDS_SINK = "cluster-commands";
     static final String SHARD = "shard";
@@ -47,9 +45,8 @@ public final class BatchTopology {
         String fw = settings.frameworkId();
         Topology topology = new Topology();
         Wiring.source(topology, TASKS, topics.frameworkTasks(fw));
-        Wiring.source(topology, TASK_BATCHES, topics.frameworkTaskBatches(fw));
         Wiring.source(topology, REPORTS, topics.frameworkClusterReports(fw));
-        topology.addProcessor(SHARD, () -> new BatchProcessor(settings, tick, workspaces, clock), TASKS, TASK_BATCHES, REPORTS);
+        topology.addProcessor(SHARD, () -> new BatchProcessor(settings, tick, workspaces, clock), TASKS, REPORTS);
         Wiring.store(topology, WAITING_STORE, topics.storeSerde(TaskDispatch.class), SHARD);
         Wiring.store(topology, SUBMITTED_STORE, topics.storeSerde(TaskDispatch.class), SHARD);
         Wiring.store(topology, IDS_STORE, Serdes.String(), SHARD);
@@ -57,7 +54,7 @@ public final class BatchTopology {
         Wiring.sink(topology, EVENTS_SINK, topics.tasksEvents, SHARD);
         Wiring.sink(topology, HEARTBEAT_SINK, topics.frameworkHeartbeats, SHARD);
         Wiring.sink(topology, LOGS_SINK, topics.tasksLogs, SHARD);
-        Wiring.markerSink(topology, OWN_TASKS_SINK, topics.frameworkTaskBatches(fw), SHARD);
+        Wiring.markerSink(topology, OWN_TASKS_SINK, topics.frameworkTasks(fw), SHARD);
         Topic<String, ClusterCommand> commands = topics.frameworkClusterCommands(fw);
         topology.addSink(COMMANDS_SINK, commands.name(), commands.keySerde().serializer(), commands.valueSerde().serializer(),
                 (String topic, String key, ClusterCommand command, int partitions) -> Optional.of(Set.of(command.getShard() % partitions)),

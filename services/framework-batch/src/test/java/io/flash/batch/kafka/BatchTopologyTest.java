@@ -34,9 +34,7 @@ class BatchTopologyTest {
     private final Map<String, String> outputs = new HashMap<>();
     private final BatchSettings settings = new BatchSettings("slurm", 500, Duration.ofMinutes(10), Duration.ofSeconds(20), Duration.ofSeconds(60), Duration.ofSeconds(2), DiskType.SSD, true);
     private final TopologyHarness harness = new TopologyHarness("batch-test", Instant.ofEpochMilli(100_000), this::topology);
-    private final TestInputTopic<String, TaskDispatchBatch> tasks = harness.input(harness.topics.frameworkTaskBatches("slurm"));
-    /** What an earlier dispatcher wrote, one dispatch per record. */
-    private final TestInputTopic<String, TaskDispatch> singleTasks = harness.input(harness.topics.frameworkTasks("slurm"));
+    private final TestInputTopic<String, TaskDispatch> tasks = harness.input(harness.topics.frameworkTasks("slurm"));
     private final TestInputTopic<String, ClusterReport> reports = harness.input(harness.topics.frameworkClusterReports("slurm"));
     private final TestOutputTopic<String, ClusterCommand> commands = harness.output(harness.topics.frameworkClusterCommands("slurm"));
     private final TestOutputTopic<String, TaskEvent> events = harness.output(harness.topics.tasksEvents);
@@ -78,7 +76,7 @@ class BatchTopologyTest {
     void aDispatchBecomesAClusterCommandAndTheWorkersReportsBecomeEventsLogsAndHeartbeats() {
         TaskReady r = ready("j", task("a"), 1);
         TaskDispatch dispatch = TaskDispatch.newBuilder().setFrameworkId("slurm").setShard(0).setReady(r).setDispatchedAt(clock.millis()).build();
-        tasks.pipeInput("0", new TaskDispatchBatch(List.of(dispatch)));
+        tasks.pipeInput(r.getTaskId(), dispatch);
         var submit = commands.readKeyValue();
         assertEquals("j.a.1", submit.key, "commands are keyed by attempt");
         assertEquals(ClusterAction.SUBMIT, submit.value.getAction());
@@ -101,7 +99,7 @@ class BatchTopologyTest {
         assertEquals("slurm/0", hb.get(hb.size() - 1).key);
         assertEquals(64.0, hb.get(hb.size() - 1).value.getTotal().getCpu());
 
-        singleTasks.pipeInput(r.getTaskId(), dispatch); // a redelivery (as an earlier dispatcher wrote it): the store remembers it
+        tasks.pipeInput(r.getTaskId(), dispatch); // a redelivery: the store remembers it
         assertTrue(commands.isEmpty(), "sent once");
 
         look("SUCCEEDED", 0);

@@ -29,9 +29,7 @@ public final class EcsTopology {
     /** The shard's own clock: when it last ticked, and before when its dispatches are fenced ({@link CatchUp}). */
     public static final String SHARD_STORE = "ecs-shard";
 
-    /** Written by an earlier dispatcher, one dispatch per record: still read, so an upgrade loses none. */
     static final String TASKS = "framework-tasks";
-    static final String TASK_BATCHES = "framework-task-batches";
     static final String NODES = "node-heartbeats";
     static final String NODE_EVENTS = "node-events";
     static final String SCHEDULER = "scheduler";
@@ -59,17 +57,16 @@ public final class EcsTopology {
         ShardMetrics metrics = new MeteredShard(meters, fw);
         Topology topology = new Topology();
         Wiring.source(topology, TASKS, topics.frameworkTasks(fw));
-        Wiring.source(topology, TASK_BATCHES, topics.frameworkTaskBatches(fw));
         Wiring.source(topology, NODES, topics.frameworkNodes(fw));
         Wiring.source(topology, NODE_EVENTS, topics.frameworkNodeEvents(fw));
-        topology.addProcessor(SCHEDULER, () -> new SchedulerProcessor(settings, new BinPacker(), clock, metrics, departure), TASKS, TASK_BATCHES, NODES, NODE_EVENTS);
+        topology.addProcessor(SCHEDULER, () -> new SchedulerProcessor(settings, new BinPacker(), clock, metrics, departure), TASKS, NODES, NODE_EVENTS);
         Wiring.store(topology, NODES_STORE, topics.storeSerde(NodeRecord.class), SCHEDULER);
         Wiring.store(topology, QUEUE_STORE, topics.storeSerde(TaskDispatch.class), SCHEDULER);
         Wiring.store(topology, PLACEMENTS_STORE, topics.storeSerde(Placement.class), SCHEDULER);
         Wiring.store(topology, SHARD_STORE, Serdes.Long(), SCHEDULER);
         Wiring.sink(topology, ASSIGNMENTS_SINK, topics.frameworkAssignments(fw), SCHEDULER);
         Wiring.sink(topology, EVENTS_SINK, topics.tasksEvents, SCHEDULER);
-        Wiring.markerSink(topology, OWN_TASKS_SINK, topics.frameworkTaskBatches(fw), SCHEDULER);
+        Wiring.markerSink(topology, OWN_TASKS_SINK, topics.frameworkTasks(fw), SCHEDULER);
         Wiring.sink(topology, HEARTBEAT_SINK, topics.frameworkHeartbeats, SCHEDULER);
         return topology;
     }

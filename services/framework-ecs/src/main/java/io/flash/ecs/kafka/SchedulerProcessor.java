@@ -90,7 +90,6 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
         long now = clock.millis();
         SpecificRecord value = record.value();
         if (value == null) shard.onMarker(record.key(), now);
-        else if (value instanceof TaskDispatchBatch batch) batch.getItems().forEach(dispatch -> shard.onDispatch(dispatch, now));
         else if (value instanceof TaskDispatch dispatch) shard.onDispatch(dispatch, now);
         else if (value instanceof NodeHeartbeat heartbeat) shard.onNodeHeartbeat(heartbeat, now);
         else if (value instanceof AttemptEvent event) shard.onAttemptEvent(event, now);

@@ -29,9 +29,7 @@ class EcsTopologyTest {
 
     private final MutableClock clock = new MutableClock(100_000);
     private TopologyHarness harness;
-    private TestInputTopic<String, TaskDispatchBatch> tasks;
-    /** What an earlier dispatcher wrote, one dispatch per record. */
-    private TestInputTopic<String, TaskDispatch> singleTasks;
+    private TestInputTopic<String, TaskDispatch> tasks;
     private TestInputTopic<String, NodeHeartbeat> nodes;
     private TestInputTopic<String, AttemptEvent> nodeEvents;
     private TestOutputTopic<String, Assignment> assignments;
@@ -55,8 +53,7 @@ class EcsTopologyTest {
         harness = new TopologyHarness("ecs-test", Instant.ofEpochMilli(100_000),
                 topics -> EcsTopology.build(topics, settings, clock, new SimpleMeterRegistry(), departure));
         var topics = harness.topics;
-        tasks = harness.input(topics.frameworkTaskBatches("ecs"));
-        singleTasks = harness.input(topics.frameworkTasks("ecs"));
+        tasks = harness.input(topics.frameworkTasks("ecs"));
         nodes = harness.input(topics.frameworkNodes("ecs"));
         nodeEvents = harness.input(topics.frameworkNodeEvents("ecs"));
         assignments = harness.output(topics.frameworkAssignments("ecs"));
@@ -71,27 +68,9 @@ class EcsTopologyTest {
 
     private TaskReady dispatch(String job, String name) {
         TaskReady r = ready(job, task(name), 1);
-        tasks.pipeInput("0", new TaskDispatchBatch(List.of(dispatchOf(r))));
+        tasks.pipeInput(r.getTaskId(), TaskDispatch.newBuilder().setFrameworkId("ecs").setShard(0).setReady(r)
+                .setDispatchedAt(clock.millis()).build());
         return r;
-    }
-
-    private TaskDispatch dispatchOf(TaskReady r) {
-        return TaskDispatch.newBuilder().setFrameworkId("ecs").setShard(0).setReady(r).setDispatchedAt(clock.millis()).build();
-    }
-
-    @Test
-    void takesAnEnvelopesDispatchesInOrderAndStillReadsWhatAnEarlierDispatcherWroteOneByOne() {
-        nodes.pipeInput("n1", node("n1", 2, 1024 * MIB, clock.millis()));
-        TaskReady a = ready("j", task("a"), 1);
-        TaskReady b = ready("j", task("b"), 1);
-        TaskReady cancelOfB = TaskReady.newBuilder(b).setCancel(true).build();
-        tasks.pipeInput("0", new TaskDispatchBatch(List.of(dispatchOf(a), dispatchOf(b), dispatchOf(cancelOfB))));
-        assertEquals(List.of("j.a.1 RUN", "j.b.1 RUN", "j.b.1 KILL"),
-                assignments.readValuesToList().stream().map(x -> x.getAttemptId() + " " + x.getAction()).toList(),
-                "in the envelope's order: b's cancel after b");
-        TaskReady c = ready("j", task("c"), 1);
-        singleTasks.pipeInput(c.getTaskId(), dispatchOf(c));
-        assertEquals(List.of("j.c.1"), assignments.readValuesToList().stream().map(Assignment::getAttemptId).toList());
     }
 
     private AttemptEvent report(TaskReady r, AttemptState state, Integer exitCode) {
@@ -129,7 +108,8 @@ class EcsTopologyTest {
     }
 
     private void fence(TaskReady r) {
-        tasks.pipeInput("0", new TaskDispatchBatch(List.of(dispatchOf(TaskReady.newBuilder(r).setCancel(true).setFence(true).build()))));
+        tasks.pipeInput(r.getTaskId(), TaskDispatch.newBuilder().setFrameworkId("ecs").setShard(0)
+                .setReady(TaskReady.newBuilder(r).setCancel(true).setFence(true).build()).setDispatchedAt(clock.millis()).build());
     }
 
     @Test
