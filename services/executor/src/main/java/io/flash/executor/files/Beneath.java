@@ -1,6 +1,5 @@
 package io.flash.executor.files;
 
-import io.flash.common.cache.CacheKeys;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -201,18 +200,26 @@ public final class Beneath {
     }
 
     /**
+     * What {@link #modifiedSince} found.
+     *
+     * @param paths          in name order
+     * @param lookedThrough  false when the tree had more entries than it was to look at: more may have been written
+     */
+    public record Modified(List<String> paths, boolean lookedThrough) {
+    }
+
+    /**
      * Paths below the root, other than directories, last modified at or after {@code sinceMillis}
      * and not {@code skipped}, in name order, at most {@code max}: what was written meanwhile. A tree
-     * of more than {@code maxLooked} entries is not looked through to its end: the answer then ends
-     * with {@link CacheKeys#NOT_LOOKED_THROUGH}, so that a caller never takes it for complete.
+     * of more than {@code maxLooked} entries is not looked through to its end, and the answer says so.
      */
-    public List<String> modifiedSince(long sinceMillis, Predicate<String> skipped, int max, int maxLooked) throws IOException {
+    public Modified modifiedSince(long sinceMillis, Predicate<String> skipped, int max, int maxLooked) throws IOException {
         List<String> found = new ArrayList<>();
         int[] looked = {0};
         try (SecureDirectoryStream<Path> dir = open(List.of(), false)) {
-            if (!modified(dir, "", sinceMillis, skipped, max, maxLooked, looked, found)) found.add(CacheKeys.NOT_LOOKED_THROUGH);
+            boolean lookedThrough = modified(dir, "", sinceMillis, skipped, max, maxLooked, looked, found);
+            return new Modified(List.copyOf(found), lookedThrough);
         }
-        return found;
     }
 
     /** @return false when it stopped at {@code maxLooked} entries */

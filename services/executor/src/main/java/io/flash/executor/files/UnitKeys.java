@@ -117,7 +117,19 @@ public final class UnitKeys {
         Set<String> declared = new HashSet<>(keyed.outputs());
         declared.addAll(declaredByJob.getOrDefault(JobIds.jobOfAttempt(keyed.attemptId()), Set.of()));
         declared.add(WorkDirs.FLASH_DIR);
-        return keyed.workspace().modifiedSince(keyed.keyedAt(), path -> declaredAt(declared, path), UNDECLARED_NAMED, LOOKED_AT_MOST);
+        return reported(keyed.workspace().modifiedSince(keyed.keyedAt(), path -> declaredAt(declared, path), UNDECLARED_NAMED,
+                LOOKED_AT_MOST));
+    }
+
+    /**
+     * As the attempt's report carries it: a look that stopped short ends in
+     * {@link CacheKeys#NOT_LOOKED_THROUGH}, so the planner never takes it for complete.
+     */
+    static List<String> reported(Beneath.Modified modified) {
+        if (modified.lookedThrough()) return modified.paths();
+        List<String> paths = new ArrayList<>(modified.paths());
+        paths.add(CacheKeys.NOT_LOOKED_THROUGH);
+        return paths;
     }
 
     /**

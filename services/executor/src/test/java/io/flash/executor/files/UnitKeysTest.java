@@ -58,7 +58,12 @@ class UnitKeysTest {
         for (int i = 0; i < 5; i++) Files.writeString(workspace.resolve("f" + i), "x");
         Beneath files = new Beneath(workspace, new Scratch(dir.resolve("work"), "n1", TaskOwner.of(ContainerRuntime.TASK_USER)));
         long before = System.currentTimeMillis() - 60_000;
-        assertEquals(List.of("f0", "f1", "f2", "f3", "f4"), files.modifiedSince(before, path -> false, 10, 5));
-        assertEquals(List.of("f0", "f1", "f2", CacheKeys.NOT_LOOKED_THROUGH), files.modifiedSince(before, path -> false, 10, 3));
+        Beneath.Modified all = files.modifiedSince(before, path -> false, 10, 5);
+        assertEquals(new Beneath.Modified(List.of("f0", "f1", "f2", "f3", "f4"), true), all);
+        assertEquals(all.paths(), UnitKeys.reported(all), "looked through: reported as found");
+        Beneath.Modified stoppedShort = files.modifiedSince(before, path -> false, 10, 3);
+        assertEquals(new Beneath.Modified(List.of("f0", "f1", "f2"), false), stoppedShort);
+        assertEquals(List.of("f0", "f1", "f2", CacheKeys.NOT_LOOKED_THROUGH), UnitKeys.reported(stoppedShort),
+                "reported with the mark, so the planner never takes it for complete");
     }
 }
