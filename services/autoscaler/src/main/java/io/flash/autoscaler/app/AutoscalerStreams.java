@@ -17,6 +17,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,12 +40,15 @@ public class AutoscalerStreams {
 
     private final AutoscalerConfig config;
     private final String bootstrapServers;
+    private final Duration sessionTimeout;
     private DecisionRunner runner;
 
     public AutoscalerStreams(AutoscalerConfig config,
-                             @ConfigProperty(name = "quarkus.kafka-streams.bootstrap-servers") String bootstrapServers) {
+                             @ConfigProperty(name = "quarkus.kafka-streams.bootstrap-servers") String bootstrapServers,
+                             @ConfigProperty(name = "kafka-streams.consumer.session.timeout.ms") long sessionTimeoutMs) {
         this.config = config;
         this.bootstrapServers = bootstrapServers;
+        this.sessionTimeout = Duration.ofMillis(sessionTimeoutMs);
     }
 
     @Produces
@@ -93,7 +97,7 @@ public class AutoscalerStreams {
             default -> throw new IllegalArgumentException("flash.autoscaler.provider: '" + a.provider()
                     + "' is not one of docker, simulated, none");
         };
-        runner = new DecisionRunner(topics(), provider, bootstrapServers);
+        runner = new DecisionRunner(topics(), provider, bootstrapServers, sessionTimeout);
         runner.start();
     }
 

@@ -46,7 +46,11 @@ public final class DecisionRunner implements AutoCloseable {
     private final Thread thread;
     private volatile boolean stopping;
 
-    public DecisionRunner(FlashTopics topics, NodeProvider provider, String bootstrapServers) {
+    /**
+     * @param sessionTimeout how soon a runner that stopped answering (killed, frozen) loses the decisions to its
+     *                       successor: the stream threads' own, not the client's default 45 s
+     */
+    public DecisionRunner(FlashTopics topics, NodeProvider provider, String bootstrapServers, Duration sessionTimeout) {
         this.topics = topics;
         this.provider = provider;
         Properties props = new Properties();
@@ -55,6 +59,8 @@ public final class DecisionRunner implements AutoCloseable {
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) sessionTimeout.toMillis());
+        props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) Math.max(1, sessionTimeout.toMillis() / 3));
         // Bytes, decoded here: a record that cannot be read is set aside with its bytes, not skipped unseen.
         consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
         Properties out = new Properties();
