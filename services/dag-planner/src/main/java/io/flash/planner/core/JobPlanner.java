@@ -403,6 +403,11 @@ public final class JobPlanner {
         }
         JobResult result = reports.conclude(job, now);
         store.putJob(job);
+        // Nothing reads a job's parts once its result is made (a late event or cancel stops at the
+        // header's final state); kept, they would grow the stores and the changelogs a restarted
+        // planner restores by every unit ever run. Dropped in the commit that wrote their last
+        // values, most of their tombstones replace those writes rather than add to them.
+        store.forgetDetails(job.getJobId());
         out.jobStatus(JobReports.status(job, now));
         out.result(result);
     }

@@ -40,4 +40,10 @@ public interface PlanStore {
 
     /** Every unit of the job, in id order. */
     void forEachUnit(String jobId, Consumer<TaskSummary> action);
+
+    /**
+     * Drops the job's task definitions, task counters and units; its header stays (its id
+     * resolves, a repeated submission is still told which job it was).
+     */
+    void forgetDetails(String jobId);
 }

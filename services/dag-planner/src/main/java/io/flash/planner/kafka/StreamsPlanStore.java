@@ -101,4 +101,19 @@ final class StreamsPlanStore implements PlanStore {
         }
         found.forEach(action);
     }
+
+    @Override
+    public void forgetDetails(String jobId) {
+        deleteAll(units, jobId + ".");
+        deleteAll(tasks, jobId + "/");
+        deleteAll(specs, jobId + "/");
+    }
+
+    private static <V> void deleteAll(KeyValueStore<String, V> store, String prefix) {
+        List<String> keys = new ArrayList<>();
+        try (KeyValueIterator<String, V> it = store.prefixScan(prefix, new StringSerializer())) {
+            it.forEachRemaining(kv -> keys.add(kv.key));
+        }
+        keys.forEach(store::delete);
+    }
 }

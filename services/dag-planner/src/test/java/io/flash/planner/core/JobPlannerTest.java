@@ -746,6 +746,29 @@ class JobPlannerTest {
         assertTrue(last.getMessage().contains("was seen before"), last.getMessage());
     }
 
+    @Test
+    void aConcludedJobsPartsAreForgottenAndItsHeaderAnswersForIt() {
+        planner.accept(job("j", task("a"), scattered("b", 2, 1, "a")), 1L);
+        planner.accept(job("k", task("a")), 1L);
+        TaskReady first = plan.drainReady().get(0);
+        planner.onEvent(ended(first, TaskEventType.SUCCEEDED, null, 0), 2L);
+        List<TaskReady> shards = plan.drainReady();
+        assertNotNull(plan.units.get("j.a"), "kept while the job runs");
+        shards.forEach(shard -> planner.onEvent(ended(shard, TaskEventType.SUCCEEDED, null, 0), 3L));
+
+        assertEquals(JobState.SUCCEEDED, plan.onlyResult().getState());
+        assertEquals(List.of("k.a"), List.copyOf(plan.units.keySet()), "only the running job's unit is left");
+        assertEquals(Set.of("k/a"), plan.specs.keySet());
+        assertEquals(Set.of("k/a"), plan.tasks.keySet());
+        assertEquals(JobState.SUCCEEDED, plan.job("j").getState());
+        planner.cancel("j", "late", 4L);
+        planner.onEvent(ended(shards.get(0), TaskEventType.FAILED, FailureClass.USER, 1), 5L);
+        assertFalse(planner.accept(job("j", task("a")), 6L));
+        assertEquals(1, plan.results.size());
+        assertTrue(plan.drainReady().isEmpty());
+        assertEquals(List.of("k.a"), List.copyOf(plan.units.keySet()));
+    }
+
     /** Property: on random DAGs with scatters, every unit runs exactly once, only after all its dependencies. */
     @Test
     void randomDagsRunEveryTaskOnceAfterItsDependencies() {
@@ -776,12 +799,11 @@ class JobPlannerTest {
                 planner.onEvent(ended(next, TaskEventType.SUCCEEDED, null, 0), 1L);
                 running.addAll(plan.drainReady());
             }
-            for (TaskDefinition t : tasks) {
-                assertEquals(plan.tasks.get(jobId + "/" + t.getName()).getShards(), shardsDone.get(t.getName()), t.getName());
-            }
             JobResult result = plan.results.remove(plan.results.size() - 1);
             assertEquals(jobId, result.getJobId());
             assertEquals(JobState.SUCCEEDED, result.getState());
+            for (TaskSummary t : result.getTasks()) assertEquals(t.getShards(), shardsDone.get(t.getName()), t.getName());
+            assertEquals(tasks.size(), result.getTasks().size());
         }
     }
 

@@ -56,6 +56,13 @@ final class MemoryPlan implements PlanStore, Outbox {
         new ArrayList<>(units.subMap(jobId + ".", jobId + ".\uffff").values()).forEach(u -> action.accept(copy(u)));
     }
 
+    @Override
+    public void forgetDetails(String jobId) {
+        units.subMap(jobId + ".", jobId + ".\uffff").clear();
+        specs.keySet().removeIf(key -> key.startsWith(jobId + "/"));
+        tasks.keySet().removeIf(key -> key.startsWith(jobId + "/"));
+    }
+
     @Override public ResourceEstimate estimate(String signature) { return estimates.get(signature); }
     @Override public long largestNodeMemory() { return largestNodeMemory; }
     @Override public double largestNodeCpu() { return largestNodeCpu; }
