@@ -315,6 +315,13 @@ public final class JobPlanner {
         if (state == TaskState.FAILED && !tolerated) {
             skipAfterFailure(job, task);
         }
+        // An ended shard is read again only for its cache key, when its task completes and keys
+        // what follows it; otherwise it goes now, its tombstone taking the place of its last value
+        // in this commit rather than adding one when the job concludes. (A task of one unit stays:
+        // the result shows the unit.)
+        if (task.getShards() > 1 && (state != TaskState.SUCCEEDED || task.getDependents().isEmpty())) {
+            store.deleteUnit(unit.getTaskId());
+        }
         job.setMessage(state == TaskState.SUCCEEDED ? null : "task " + unit.getName() + " " + reason);
         finishIfDone(job, now);
     }

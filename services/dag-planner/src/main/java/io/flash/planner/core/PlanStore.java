@@ -26,6 +26,8 @@ public interface PlanStore {
 
     void putUnit(TaskSummary unit);
 
+    void deleteUnit(String unitId);
+
     /** What earlier runs of a task signature used, if known. */
     ResourceEstimate estimate(String signature);
 

@@ -79,6 +79,11 @@ final class StreamsPlanStore implements PlanStore {
     }
 
     @Override
+    public void deleteUnit(String unitId) {
+        units.delete(unitId);
+    }
+
+    @Override
     public ResourceEstimate estimate(String signature) {
         return estimates.get(signature);
     }

@@ -769,6 +769,19 @@ class JobPlannerTest {
         assertEquals(List.of("k.a"), List.copyOf(plan.units.keySet()));
     }
 
+    @Test
+    void anEndedShardIsKeptOnlyWhileItsKeyMayStillBeNeeded() {
+        planner.accept(job("j", scattered("last", 2, 1), scattered("fed", 2, 1), task("after", "fed")), 1L);
+        List<TaskReady> shards = plan.drainReady();
+        shards.forEach(shard -> planner.onEvent(ended(shard, TaskEventType.SUCCEEDED, null, 0), 2L));
+        assertNull(plan.units.get("j.last.s0"), "nothing follows its task: gone at its end");
+        assertNotNull(plan.units.get("j.fed.s0"), "its task keys what follows it from its shards' keys");
+        assertEquals(TaskState.SUCCEEDED, plan.tasks.get("j/last").getState(), "the task's counters still know it");
+        planner.onEvent(ended(shards.get(0), TaskEventType.FAILED, FailureClass.USER, 1), 3L); // a late report of a dropped shard
+        assertNull(plan.units.get("j.last.s0"));
+        assertTrue(plan.results.isEmpty());
+    }
+
     /** Property: on random DAGs with scatters, every unit runs exactly once, only after all its dependencies. */
     @Test
     void randomDagsRunEveryTaskOnceAfterItsDependencies() {

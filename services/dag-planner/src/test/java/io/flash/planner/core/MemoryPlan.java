@@ -50,6 +50,7 @@ final class MemoryPlan implements PlanStore, Outbox {
     @Override public void putTask(String jobId, LogicalTask task) { tasks.put(jobId + "/" + task.getName(), copy(task)); }
     @Override public TaskSummary unit(String unitId) { return copy(units.get(unitId)); }
     @Override public void putUnit(TaskSummary unit) { units.put(unit.getTaskId(), copy(unit)); }
+    @Override public void deleteUnit(String unitId) { units.remove(unitId); }
 
     @Override
     public void forEachUnit(String jobId, Consumer<TaskSummary> action) {
