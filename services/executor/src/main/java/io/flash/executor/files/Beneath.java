@@ -209,15 +209,25 @@ public final class Beneath {
     }
 
     /**
+     * How far a file's time may lag the clock read before it was written: Linux stamps files from
+     * its coarse clock, up to a tick (1–10 ms) behind the one the JVM reads, so a file written just
+     * after the reading can carry an earlier time. Taken with margin; what was written in it before
+     * the reading is counted too, the safe side for every caller (a unit not indexed that could
+     * have been, never the other way round).
+     */
+    static final long FILE_CLOCK_LAG_MILLIS = 50;
+
+    /**
      * Paths below the root, other than directories, last modified at or after {@code sinceMillis}
-     * and not {@code skipped}, in name order, at most {@code max}: what was written meanwhile. A tree
-     * of more than {@code maxLooked} entries is not looked through to its end, and the answer says so.
+     * (less {@link #FILE_CLOCK_LAG_MILLIS}) and not {@code skipped}, in name order, at most {@code
+     * max}: what was written meanwhile. A tree of more than {@code maxLooked} entries is not looked
+     * through to its end, and the answer says so.
      */
     public Modified modifiedSince(long sinceMillis, Predicate<String> skipped, int max, int maxLooked) throws IOException {
         List<String> found = new ArrayList<>();
         int[] looked = {0};
         try (SecureDirectoryStream<Path> dir = open(List.of(), false)) {
-            boolean lookedThrough = modified(dir, "", sinceMillis, skipped, max, maxLooked, looked, found);
+            boolean lookedThrough = modified(dir, "", sinceMillis - FILE_CLOCK_LAG_MILLIS, skipped, max, maxLooked, looked, found);
             return new Modified(List.copyOf(found), lookedThrough);
         }
     }
