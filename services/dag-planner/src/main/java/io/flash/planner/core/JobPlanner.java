@@ -269,12 +269,17 @@ public final class JobPlanner {
         if (event.getPeakMemoryBytes() != null) unit.setPeakMemoryBytes(event.getPeakMemoryBytes());
         if (event.getCpuSeconds() != null) unit.setCpuSeconds(event.getCpuSeconds());
         unit.setReason(reason);
-        store.putUnit(unit);
+        String name = JobIds.taskName(job.getJobId(), unit.getTaskId());
+        LogicalTask task = store.task(job.getJobId(), name);
+        // An ended shard is read again only for its cache key, when its task completes and keys
+        // what follows it; otherwise it goes now (deleted below, after the cache had its say), its
+        // tombstone taking the place of its last value in this commit rather than adding one when
+        // the job concludes. (A task of one unit stays: the result shows the unit.)
+        boolean dropped = task.getShards() > 1 && (state != TaskState.SUCCEEDED || task.getDependents().isEmpty());
+        if (!dropped) store.putUnit(unit);
         out.unitStatus(unit);
         cache.succeeded(job, unit, event, now);
 
-        String name = JobIds.taskName(job.getJobId(), unit.getTaskId());
-        LogicalTask task = store.task(job.getJobId(), name);
         job.setUnitsActive(job.getUnitsActive() - 1);
         // A failure the task may have (continueOnFailure) neither fails the job nor stops what depends on it;
         // the spec is read only when this unit or an earlier shard of the task failed.
@@ -315,13 +320,7 @@ public final class JobPlanner {
         if (state == TaskState.FAILED && !tolerated) {
             skipAfterFailure(job, task);
         }
-        // An ended shard is read again only for its cache key, when its task completes and keys
-        // what follows it; otherwise it goes now, its tombstone taking the place of its last value
-        // in this commit rather than adding one when the job concludes. (A task of one unit stays:
-        // the result shows the unit.)
-        if (task.getShards() > 1 && (state != TaskState.SUCCEEDED || task.getDependents().isEmpty())) {
-            store.deleteUnit(unit.getTaskId());
-        }
+        if (dropped) store.deleteUnit(unit.getTaskId());
         job.setMessage(state == TaskState.SUCCEEDED ? null : "task " + unit.getName() + " " + reason);
         finishIfDone(job, now);
     }
