@@ -125,7 +125,7 @@ public final class PlannerScale {
             }
             long largestState = 0;
             String largestStateWhere = "";
-            for (String store : List.of(PlannerTopology.JOBS_STORE, PlannerTopology.SPECS_STORE, PlannerTopology.TASKS_STORE,
+            for (String store : List.of(PlannerTopology.WHOLE_JOBS_STORE, PlannerTopology.JOBS_STORE, PlannerTopology.SPECS_STORE, PlannerTopology.TASKS_STORE,
                     PlannerTopology.UNITS_STORE)) {
                 KeyValueStore<String, Object> kv = driver.getKeyValueStore(store);
                 try (KeyValueIterator<String, Object> it = kv.all()) {

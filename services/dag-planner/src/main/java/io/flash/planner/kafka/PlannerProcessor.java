@@ -55,6 +55,7 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
     private KeyValueStore<String, DelayedAttempt> delayed;
     private final ResultCache.Sharing cacheSharing;
     private JobPlanner planner;
+    private StreamsPlanStore plans;
     private long now;
     /** Sink and key → the step waiting to be published and when; in the order the steps were taken. */
     private final Map<String, PendingStep> pendingSteps = new LinkedHashMap<>();
@@ -78,7 +79,8 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
     public void init(ProcessorContext<String, SpecificRecord> context) {
         this.context = context;
         delayed = context.getStateStore(DELAYED_STORE);
-        planner = new JobPlanner(new StreamsPlanStore(context), this, retryPolicy, sizing, cacheSharing);
+        plans = new StreamsPlanStore(context);
+        planner = new JobPlanner(plans, this, retryPolicy, sizing, cacheSharing);
         KeyValueStore<String, TaskReadyBatch> outbox = context.getStateStore(OUTBOX_STORE);
         pendingReady = new PendingEnvelopes<>(outbox, "ready", TaskReadyBatch::new, TaskReadyBatch::getItems,
                 PlannerProcessor::sizeClass, PlannerProcessor::sizeOf, Envelopes.defaults());
@@ -89,12 +91,17 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
     @Override
     public void process(Record<String, SpecificRecord> record) {
         now = clock.millis();
-        if (record.value() instanceof JobAccepted accepted) {
-            planner.accept(accepted, now);
-        } else if (record.value() instanceof TaskEvent event) {
-            planner.onEvent(event, now);
-        } else if (record.value() instanceof JobCommand command && command.getAction() == JobAction.CANCEL) {
-            planner.cancel(command.getJobId(), command.getReason(), now);
+        try {
+            if (record.value() instanceof JobAccepted accepted) {
+                planner.accept(accepted, now);
+            } else if (record.value() instanceof TaskEvent event) {
+                planner.onEvent(event, now);
+            } else if (record.value() instanceof JobCommand command && command.getAction() == JobAction.CANCEL) {
+                planner.cancel(command.getJobId(), command.getReason(), now);
+            }
+        } finally {
+            // Also when the planner failed: the record's writes then belong to a transaction that aborts.
+            plans.flush();
         }
         pendingReady.save();
     }
@@ -112,7 +119,11 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
         }
         for (KeyValue<String, DelayedAttempt> kv : due) {
             delayed.delete(kv.key);
-            planner.due(kv.value, now);
+            try {
+                planner.due(kv.value, now);
+            } finally {
+                plans.flush();
+            }
         }
         pendingReady.save();
     }

@@ -18,14 +18,16 @@ import java.time.Duration;
 
 /**
  * dag-planner: accepted jobs, task events and job commands (all keyed by job id, so
- * co-partitioned) meet in one processor. Its state, split so no record grows with a job:
- * {@link #JOBS_STORE} job id → JobProgress; {@link #SPECS_STORE} and {@link #TASKS_STORE}
+ * co-partitioned) meet in one processor. Its state: {@link #WHOLE_JOBS_STORE} job id → WholeJob,
+ * a small job in one record; a larger one split so no record grows with it: {@link #JOBS_STORE} job id → JobProgress; {@link #SPECS_STORE} and {@link #TASKS_STORE}
  * "jobId/task" → TaskDefinition and LogicalTask; {@link #UNITS_STORE} unit id (task or shard id) →
  * TaskSummary; {@link #DELAYED_STORE} "dueAt/attemptId" → retries waiting out their backoff;
  * {@link #OUTBOX_STORE} the attempts made ready and not yet sent, under one key.
  */
 public final class PlannerTopology {
 
+    /** A small job kept whole, in one record (see {@link StreamsPlanStore}). */
+    public static final String WHOLE_JOBS_STORE = "planner-whole-jobs";
     public static final String JOBS_STORE = "planner-jobs";
     public static final String SPECS_STORE = "planner-specs";
     public static final String TASKS_STORE = "planner-tasks";
@@ -80,6 +82,7 @@ public final class PlannerTopology {
         Wiring.source(topology, sources[1], topics.tasksEvents);
         Wiring.source(topology, sources[2], topics.jobsCommands);
         topology.addProcessor(PLANNER, () -> new PlannerProcessor(retryPolicy, sizing, cacheSharing, tick, envelopeInterval, clock), sources);
+        Wiring.store(topology, WHOLE_JOBS_STORE, topics.storeSerde(WholeJob.class), PLANNER);
         Wiring.store(topology, JOBS_STORE, topics.storeSerde(JobProgress.class), PLANNER);
         Wiring.store(topology, SPECS_STORE, topics.storeSerde(TaskDefinition.class), PLANNER);
         Wiring.store(topology, TASKS_STORE, topics.storeSerde(LogicalTask.class), PLANNER);

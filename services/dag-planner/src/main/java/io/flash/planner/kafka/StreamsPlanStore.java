@@ -1,5 +1,6 @@
 package io.flash.planner.kafka;
 
+import io.flash.common.ids.JobIds;
 import io.flash.common.streams.StoreTable;
 import io.flash.planner.core.PlanStore;
 import io.flash.schema.*;
@@ -8,27 +9,47 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 import static io.flash.planner.kafka.PlannerTopology.*;
 
 /**
- * The planner's {@link PlanStore} over one stream task's stores: a job's header, its task
- * definitions and counters ("jobId/task"), its units by id, and the global estimates and framework
+ * The planner's {@link PlanStore} over one stream task's stores. A small job (at most
+ * {@link #WHOLE_JOB_PARTS} units and tasks, its record at most {@link #WHOLE_JOB_BYTES}) is kept
+ * whole, one {@link WholeJob} record under its id: changed in memory while a record is handled and
+ * written once by {@link #flush}, so a commit writes one changelog record for it, not one per part.
+ * A larger job keeps its parts under their own keys: its header by id, its task definitions and
+ * counters by "jobId/task", its units by id. A job never changes how it is kept, and one kept
+ * split before whole jobs existed is read where it is. Also the global estimates and framework
  * heartbeats every task reads.
  */
 final class StreamsPlanStore implements PlanStore {
 
+    /** The most units, and the most tasks, a job kept whole may have. */
+    static final int WHOLE_JOB_PARTS = 16;
+    /** The largest a job kept whole may be when accepted (its units' results grow it by at most ~8 KiB each). */
+    static final int WHOLE_JOB_BYTES = 256 * 1024;
+    /** Marks a job, among those opened, that is kept split. */
+    private static final WholeJobParts SPLIT = WholeJobParts.fresh();
+
+    private final KeyValueStore<String, WholeJob> wholeJobs;
     private final KeyValueStore<String, JobProgress> jobs;
     private final KeyValueStore<String, TaskDefinition> specs;
     private final KeyValueStore<String, LogicalTask> tasks;
     private final KeyValueStore<String, TaskSummary> units;
     private final KeyValueStore<String, ResourceEstimate> estimates;
     private final KeyValueStore<String, FrameworkHeartbeat> frameworks;
+    /** The jobs the record being handled has touched, by id: whole ones open, split ones marked. */
+    private final Map<String, WholeJobParts> open = new HashMap<>();
 
     StreamsPlanStore(ProcessorContext<?, ?> context) {
+        wholeJobs = context.getStateStore(WHOLE_JOBS_STORE);
         jobs = context.getStateStore(JOBS_STORE);
         specs = context.getStateStore(SPECS_STORE);
         tasks = context.getStateStore(TASKS_STORE);
@@ -37,50 +58,112 @@ final class StreamsPlanStore implements PlanStore {
         frameworks = context.getStateStore(FRAMEWORKS_STORE);
     }
 
+    /**
+     * Writes every whole job the record changed, one record each (a new job whose size does not fit
+     * is written split), and closes them. Called once a record is handled.
+     */
+    void flush() {
+        try {
+            open.forEach((jobId, parts) -> {
+                if (parts == SPLIT || !parts.changed()) return;
+                WholeJob record = parts.record();
+                if (parts.stored() || fitsWhole(record)) wholeJobs.put(jobId, record);
+                else split(jobId, parts);
+            });
+        } finally {
+            open.clear();
+        }
+    }
+
+    private static boolean fitsWhole(WholeJob record) {
+        JobProgress job = record.getJob();
+        return job != null && job.getUnitsTotal() <= WHOLE_JOB_PARTS && job.getTaskNames().size() <= WHOLE_JOB_PARTS
+                && sizeOf(record) <= WHOLE_JOB_BYTES;
+    }
+
+    private static int sizeOf(WholeJob record) {
+        try {
+            return record.toByteBuffer().remaining();
+        } catch (IOException e) {
+            throw new UncheckedIOException("job " + record.getJob().getJobId() + " could not be measured", e);
+        }
+    }
+
+    private void split(String jobId, WholeJobParts parts) {
+        parts.specs().forEach(spec -> specs.put(jobId + "/" + spec.getName(), spec));
+        parts.tasks().forEach(task -> tasks.put(jobId + "/" + task.getName(), task));
+        parts.storedUnits().forEach(unit -> units.put(unit.getTaskId(), unit));
+        if (parts.header() != null) jobs.put(jobId, parts.header());
+    }
+
+    /** The job opened whole, or null if it is kept split. */
+    private WholeJobParts whole(String jobId) {
+        WholeJobParts parts = open.get(jobId);
+        if (parts == null) {
+            WholeJob stored = wholeJobs.get(jobId);
+            parts = stored != null ? WholeJobParts.of(stored) : jobs.get(jobId) != null ? SPLIT : WholeJobParts.fresh();
+            open.put(jobId, parts);
+        }
+        return parts == SPLIT ? null : parts;
+    }
 
     @Override
     public JobProgress job(String jobId) {
-        return jobs.get(jobId);
+        WholeJobParts whole = whole(jobId);
+        return whole != null ? whole.job() : jobs.get(jobId);
     }
 
     @Override
     public void putJob(JobProgress job) {
-        jobs.put(job.getJobId(), job);
+        WholeJobParts whole = whole(job.getJobId());
+        if (whole != null) whole.putJob(job);
+        else jobs.put(job.getJobId(), job);
     }
 
     @Override
     public TaskDefinition spec(String jobId, String taskName) {
-        return specs.get(jobId + "/" + taskName);
+        WholeJobParts whole = whole(jobId);
+        return whole != null ? whole.spec(taskName) : specs.get(jobId + "/" + taskName);
     }
 
     @Override
     public void putSpec(String jobId, TaskDefinition spec) {
-        specs.put(jobId + "/" + spec.getName(), spec);
+        WholeJobParts whole = whole(jobId);
+        if (whole != null) whole.putSpec(spec);
+        else specs.put(jobId + "/" + spec.getName(), spec);
     }
 
     @Override
     public LogicalTask task(String jobId, String taskName) {
-        return tasks.get(jobId + "/" + taskName);
+        WholeJobParts whole = whole(jobId);
+        return whole != null ? whole.task(taskName) : tasks.get(jobId + "/" + taskName);
     }
 
     @Override
     public void putTask(String jobId, LogicalTask task) {
-        tasks.put(jobId + "/" + task.getName(), task);
+        WholeJobParts whole = whole(jobId);
+        if (whole != null) whole.putTask(task);
+        else tasks.put(jobId + "/" + task.getName(), task);
     }
 
     @Override
     public TaskSummary unit(String unitId) {
-        return units.get(unitId);
+        WholeJobParts whole = whole(JobIds.jobOfAttempt(unitId));
+        return whole != null ? whole.unit(unitId) : units.get(unitId);
     }
 
     @Override
     public void putUnit(TaskSummary unit) {
-        units.put(unit.getTaskId(), unit);
+        WholeJobParts whole = whole(JobIds.jobOfAttempt(unit.getTaskId()));
+        if (whole != null) whole.putUnit(unit);
+        else units.put(unit.getTaskId(), unit);
     }
 
     @Override
     public void deleteUnit(String unitId) {
-        units.delete(unitId);
+        WholeJobParts whole = whole(JobIds.jobOfAttempt(unitId));
+        if (whole != null) whole.deleteUnit(unitId);
+        else units.delete(unitId);
     }
 
     @Override
@@ -100,6 +183,11 @@ final class StreamsPlanStore implements PlanStore {
 
     @Override
     public void forEachUnit(String jobId, Consumer<TaskSummary> action) {
+        WholeJobParts whole = whole(jobId);
+        if (whole != null) {
+            whole.units().forEach(action);
+            return;
+        }
         List<TaskSummary> found = new ArrayList<>();
         try (KeyValueIterator<String, TaskSummary> it = units.prefixScan(jobId + ".", new StringSerializer())) {
             it.forEachRemaining(kv -> found.add(kv.value));
@@ -109,6 +197,11 @@ final class StreamsPlanStore implements PlanStore {
 
     @Override
     public void forgetDetails(String jobId) {
+        WholeJobParts whole = whole(jobId);
+        if (whole != null) {
+            whole.forgetDetails();
+            return;
+        }
         deleteAll(units, jobId + ".");
         deleteAll(tasks, jobId + "/");
         deleteAll(specs, jobId + "/");

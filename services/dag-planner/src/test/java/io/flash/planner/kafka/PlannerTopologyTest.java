@@ -69,10 +69,9 @@ class PlannerTopologyTest {
         JobStatus s = status.readValue();
         assertEquals(JobState.RUNNING, s.getState());
         assertEquals(2, s.getTasksTotal());
-        KeyValueStore<String, TaskSummary> units = harness.driver.getKeyValueStore(PlannerTopology.UNITS_STORE);
-        assertEquals(TaskState.READY, units.get("j.a").getState());
-        KeyValueStore<String, JobProgress> jobs = harness.driver.getKeyValueStore(PlannerTopology.JOBS_STORE);
-        assertEquals(List.of("a", "b"), jobs.get("j").getTaskNames());
+        KeyValueStore<String, WholeJob> jobs = harness.driver.getKeyValueStore(PlannerTopology.WHOLE_JOBS_STORE);
+        assertEquals(List.of(TaskState.READY), jobs.get("j").getUnits().stream().map(TaskSummary::getState).toList());
+        assertEquals(List.of("a", "b"), jobs.get("j").getJob().getTaskNames());
     }
 
     @Test
@@ -80,35 +79,6 @@ class PlannerTopologyTest {
         accepted.pipeInput("j", job("j", task("a")));
         accepted.pipeInput("j", job("j", task("a")));
         assertEquals(1, ready.readValuesToList().size());
-    }
-
-    /** A job's parts leave the stores in the commit that concludes it; its header stays. */
-    @Test
-    void aConcludedJobKeepsOnlyItsHeaderInTheStores() {
-        accepted.pipeInput("j", job("j", task("a"), scattered("b", 2, 1, "a")));
-        accepted.pipeInput("k", job("k", task("a")));
-        TaskReady a = ready.readValue();
-        ready.readValue(); // k's, which keeps running
-        events.pipeInput("j", event(a, TaskEventType.SUCCEEDED));
-        List<TaskReady> shards = ready.readValuesToList();
-        KeyValueStore<String, TaskSummary> units = harness.driver.getKeyValueStore(PlannerTopology.UNITS_STORE);
-        assertEquals(TaskState.SUCCEEDED, units.get("j.a").getState(), "a running job keeps its finished units");
-        for (TaskReady shard : shards) events.pipeInput("j", event(shard, TaskEventType.SUCCEEDED));
-        assertEquals(JobState.SUCCEEDED, results.readValue().getState());
-
-        for (String unit : List.of("j.a", "j.b.s0", "j.b.s1")) assertNull(units.get(unit), unit);
-        assertNull(harness.driver.getKeyValueStore(PlannerTopology.SPECS_STORE).get("j/a"));
-        assertNull(harness.driver.getKeyValueStore(PlannerTopology.TASKS_STORE).get("j/b"));
-        KeyValueStore<String, JobProgress> jobs = harness.driver.getKeyValueStore(PlannerTopology.JOBS_STORE);
-        assertEquals(JobState.SUCCEEDED, jobs.get("j").getState(), "the header stays");
-        assertNotNull(units.get("k.a"), "a running job keeps everything");
-        status.readValuesToList();
-        accepted.pipeInput("j", job("j", task("a")));
-        assertTrue(status.readValue().getMessage().contains("was seen before"), "a repeated submission is still recognised");
-        events.pipeInput("j", event(shards.get(0), TaskEventType.FAILED)); // late: finds the job finished, changes nothing
-        assertNull(units.get("j.b.s0"));
-        assertTrue(ready.readValuesToList().isEmpty());
-        assertTrue(results.isEmpty());
     }
 
     @Test
