@@ -2,6 +2,7 @@ package io.flash.planner.kafka;
 
 import io.flash.common.streams.Envelopes;
 import io.flash.common.streams.PendingEnvelopes;
+import io.flash.common.streams.QuietInput;
 import io.flash.planner.core.JobPlanner;
 import io.flash.planner.core.cache.ResultCache;
 import io.flash.planner.core.Outbox;
@@ -56,6 +57,8 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
     private final ResultCache.Sharing cacheSharing;
     private JobPlanner planner;
     private StreamsPlanStore plans;
+    /** A record after a quiet spell has what it caused committed at once, its envelopes too (QuietInput). */
+    private final QuietInput input = QuietInput.defaults();
     private long now;
     /** Sink and key → the step waiting to be published and when; in the order the steps were taken. */
     private final Map<String, PendingStep> pendingSteps = new LinkedHashMap<>();
@@ -91,6 +94,7 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
     @Override
     public void process(Record<String, SpecificRecord> record) {
         now = clock.millis();
+        if (input.arrived(now)) context.commit();
         try {
             if (record.value() instanceof JobAccepted accepted) {
                 planner.accept(accepted, now);
@@ -144,7 +148,9 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
      */
     private void sendReady() {
         now = clock.millis();
-        for (List<TaskReady> items : pendingReady.drain()) forward(READY_SINK, items.get(0).getJobId(), new TaskReadyBatch(items));
+        List<List<TaskReady>> envelopes = pendingReady.drain();
+        for (List<TaskReady> items : envelopes) forward(READY_SINK, items.get(0).getJobId(), new TaskReadyBatch(items));
+        if (!envelopes.isEmpty() && input.quiet()) context.commit();
     }
 
     /** The shards of one task differ only in ids and index: one is measured for all. */

@@ -1,5 +1,6 @@
 package io.flash.dispatcher.kafka;
 
+import io.flash.common.streams.QuietInput;
 import io.flash.common.streams.StoreTable;
 import io.flash.dispatcher.core.DispatchOutbox;
 import io.flash.dispatcher.core.DispatchStore;
@@ -35,6 +36,8 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
     /** Decisions by outcome, for /q/metrics: their rate is the dispatcher's decisions per second. */
     private final Map<String, Counter> decisions = new ConcurrentHashMap<>();
     private ProcessorContext<String, SpecificRecord> context;
+    /** A record after a quiet spell has what it caused committed at once (QuietInput). */
+    private final QuietInput input = QuietInput.defaults();
     private Dispatcher dispatcher;
 
     DispatchProcessor(FrameworkSelector selector, Settings settings, Clock clock, MeterRegistry meters) {
@@ -55,6 +58,10 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
 
     @Override
     public void process(Record<String, SpecificRecord> record) {
+        // What a task waits on: its dispatch. Not the events the dispatcher only keeps its books by.
+        if ((record.value() instanceof TaskReadyBatch || record.value() instanceof TaskReady) && input.arrived(clock.millis())) {
+            context.commit();
+        }
         if (record.value() instanceof TaskReadyBatch batch) batch.getItems().forEach(ready -> dispatcher.onReady(ready, clock.millis()));
         else if (record.value() instanceof TaskReady ready) dispatcher.onReady(ready, clock.millis());
         else if (record.value() instanceof TaskEvent event) dispatcher.onEvent(event);

@@ -1,6 +1,7 @@
 package io.flash.ecs.kafka;
 
 import io.flash.common.framework.Departure;
+import io.flash.common.streams.QuietInput;
 import io.flash.common.streams.StoreTable;
 import io.flash.ecs.core.placement.BinPacker;
 import io.flash.ecs.core.*;
@@ -29,6 +30,9 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
     private final Departure departure;
     private ShardScheduler shard;
     private int partition;
+    private ProcessorContext<String, SpecificRecord> context;
+    /** A record after a quiet spell has what it caused committed at once (QuietInput). */
+    private final QuietInput input = QuietInput.defaults();
 
     SchedulerProcessor(ShardSettings settings, BinPacker packer, Clock clock, ShardMetrics metrics, Departure departure) {
         this.settings = settings;
@@ -40,6 +44,7 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
 
     @Override
     public void init(ProcessorContext<String, SpecificRecord> context) {
+        this.context = context;
         // Also after a revival: the stores may have been restored meanwhile.
         ShardStore store = new ShardStore() {
             private final StoreTable<NodeRecord> nodes = StoreTable.of(context, NODES_STORE);
@@ -89,6 +94,8 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
     public void process(Record<String, SpecificRecord> record) {
         long now = clock.millis();
         SpecificRecord value = record.value();
+        // What a task waits on: its placement, or its end reported on. Not heartbeats, which come all the time.
+        if ((value instanceof TaskDispatch || value instanceof AttemptEvent) && input.arrived(now)) context.commit();
         if (value == null) shard.onMarker(record.key(), now);
         else if (value instanceof TaskDispatch dispatch) shard.onDispatch(dispatch, now);
         else if (value instanceof NodeHeartbeat heartbeat) shard.onNodeHeartbeat(heartbeat, now);
