@@ -3,22 +3,30 @@ package io.flash.common.streams;
 import java.time.Duration;
 
 /**
- * Tells a processor when a record arrives after a quiet spell, so that it asks Kafka Streams to
+ * Tells a processor when a record arrives on a quiet input, so that it asks Kafka Streams to
  * commit what the record caused at once ({@code ProcessorContext.commit()}: after the current
  * loop) instead of at the next {@code commit.interval.ms}. Under exactly-once nothing a processor
  * forwards is read downstream before its commit, so each hop of a task's way (framework shard →
  * planner → dispatcher → framework shard) otherwise waits half an interval on average; on a quiet
- * platform, as between the levels of a pipeline, that wait is most of a level's cost. Under load
- * records arrive closer together than the spell and commits stay on the interval, so the early
- * commits are bounded at one per spell and come only when there is spare time for them.
+ * platform, as between the levels of a pipeline, that wait is most of a level's cost.
+ *
+ * <p>Quiet is judged by the records' own timestamps (when they were made upstream), not by when
+ * this processor got to them: a loaded processor takes records in bursts, with its own commits
+ * between them, and judged by its wall clock its input would look quiet exactly when it is
+ * busiest. A record is quiet when it was made at least a spell after the one before it, and is
+ * fresh (made within {@link #FRESH} — a processor catching up on old records commits on the
+ * interval); and early commits come at most once a spell of wall-clock time, whatever the input.
  */
 public final class QuietInput {
 
-    /** Records apart by at least this are a quiet input: at most 50 early commits a second. */
+    /** Records made this far apart are a quiet input; early commits come at most once per spell. */
     public static final Duration DEFAULT_SPELL = Duration.ofMillis(20);
+    /** A record made longer ago than this is caught up on, not waited for: it commits on the interval. */
+    public static final Duration FRESH = Duration.ofSeconds(1);
 
     private final long spellMillis;
-    private long lastArrival = Long.MIN_VALUE;
+    private long lastMade = Long.MIN_VALUE;
+    private long lastEarlyCommit = Long.MIN_VALUE;
     private boolean quiet;
 
     public QuietInput(Duration spell) {
@@ -29,14 +37,20 @@ public final class QuietInput {
         return new QuietInput(DEFAULT_SPELL);
     }
 
-    /** A record arrived at {@code now} (ms): whether the input had been quiet for a spell before it. */
-    public boolean arrived(long now) {
-        quiet = lastArrival == Long.MIN_VALUE || now - lastArrival >= spellMillis;
-        lastArrival = now;
+    /**
+     * A record made at {@code madeAt} (its timestamp) arrived at {@code now} (ms): whether to
+     * commit what it causes at once.
+     */
+    public boolean arrived(long madeAt, long now) {
+        boolean sparse = lastMade == Long.MIN_VALUE || madeAt - lastMade >= spellMillis;
+        lastMade = Math.max(lastMade, madeAt); // several partitions in one task: a timestamp may go back
+        quiet = sparse && now - madeAt <= FRESH.toMillis()
+                && (lastEarlyCommit == Long.MIN_VALUE || now - lastEarlyCommit >= spellMillis);
+        if (quiet) lastEarlyCommit = now;
         return quiet;
     }
 
-    /** Whether the latest record arrived after a quiet spell (false before any). */
+    /** Whether the latest record arrived on a quiet input (false before any). */
     public boolean quiet() {
         return quiet;
     }

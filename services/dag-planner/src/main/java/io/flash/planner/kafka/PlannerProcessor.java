@@ -94,7 +94,7 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
     @Override
     public void process(Record<String, SpecificRecord> record) {
         now = clock.millis();
-        if (input.arrived(now)) context.commit();
+        boolean quiet = input.arrived(record.timestamp(), now);
         try {
             if (record.value() instanceof JobAccepted accepted) {
                 planner.accept(accepted, now);
@@ -108,6 +108,8 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
             plans.flush();
         }
         pendingReady.save();
+        // What it made ready goes at the next envelope interval, which then asks for the commit.
+        if (quiet && pendingReady.size() == 0) context.commit();
     }
 
     private void releaseDue() {

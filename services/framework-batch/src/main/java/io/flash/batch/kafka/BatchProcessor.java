@@ -1,6 +1,7 @@
 package io.flash.batch.kafka;
 
 import io.flash.batch.core.*;
+import io.flash.common.streams.QuietInput;
 import io.flash.common.streams.StoreTable;
 import io.flash.schema.ClusterCommand;
 import io.flash.schema.ClusterReport;
@@ -32,6 +33,9 @@ final class BatchProcessor implements Processor<String, SpecificRecord, String, 
     private final Workspaces workspaces;
     private final Clock clock;
     private BatchShard shard;
+    private ProcessorContext<String, SpecificRecord> context;
+    /** A record after a quiet spell has what it caused committed at once (QuietInput). */
+    private final QuietInput input = QuietInput.defaults();
 
     BatchProcessor(BatchSettings settings, Duration tick, Workspaces workspaces, Clock clock) {
         this.settings = settings;
@@ -42,6 +46,7 @@ final class BatchProcessor implements Processor<String, SpecificRecord, String, 
 
     @Override
     public void init(ProcessorContext<String, SpecificRecord> context) {
+        this.context = context;
         BatchStore store = new BatchStore() {
             private final StoreTable<TaskDispatch> waiting = StoreTable.of(context, WAITING_STORE);
             private final StoreTable<TaskDispatch> submitted = StoreTable.of(context, SUBMITTED_STORE);
@@ -85,6 +90,8 @@ final class BatchProcessor implements Processor<String, SpecificRecord, String, 
     @Override
     public void process(Record<String, SpecificRecord> record) {
         long now = clock.millis();
+        // What a task waits on: its submission to the cluster, or what the cluster reported of it.
+        if ((record.value() instanceof TaskDispatch || record.value() instanceof ClusterReport) && input.arrived(record.timestamp(), now)) context.commit();
         if (record.value() == null) shard.onMarker(record.key(), now);
         else if (record.value() instanceof TaskDispatch dispatch) shard.onDispatch(dispatch, now);
         else if (record.value() instanceof ClusterReport report) shard.onReport(report, now);
