@@ -16,6 +16,10 @@ import java.time.Duration;
  * busiest. A record is quiet when it was made at least a spell after the one before it, and is
  * fresh (made within {@link #FRESH} — a processor catching up on old records commits on the
  * interval); and early commits come at most once a spell of wall-clock time, whatever the input.
+ *
+ * <p>One is shared by all of a service instance's stream tasks: a commit is the stream thread's,
+ * for all its tasks, and judged per task, inputs that are each sparse (a partition's share of a
+ * moderate load) would add up to a commit every spell per partition while the service is busy.
  */
 public final class QuietInput {
 
@@ -41,7 +45,7 @@ public final class QuietInput {
      * A record made at {@code madeAt} (its timestamp) arrived at {@code now} (ms): whether to
      * commit what it causes at once.
      */
-    public boolean arrived(long madeAt, long now) {
+    public synchronized boolean arrived(long madeAt, long now) {
         boolean sparse = lastMade == Long.MIN_VALUE || madeAt - lastMade >= spellMillis;
         lastMade = Math.max(lastMade, madeAt); // several partitions in one task: a timestamp may go back
         quiet = sparse && now - madeAt <= FRESH.toMillis()
@@ -51,7 +55,7 @@ public final class QuietInput {
     }
 
     /** Whether the latest record arrived on a quiet input (false before any). */
-    public boolean quiet() {
+    public synchronized boolean quiet() {
         return quiet;
     }
 }

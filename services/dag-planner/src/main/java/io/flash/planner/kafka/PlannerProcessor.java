@@ -57,8 +57,8 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
     private final ResultCache.Sharing cacheSharing;
     private JobPlanner planner;
     private StreamsPlanStore plans;
-    /** A record after a quiet spell has what it caused committed at once, its envelopes too (QuietInput). */
-    private final QuietInput input = QuietInput.defaults();
+    /** A record on a quiet input has what it caused committed at once, its envelopes too; shared by the instance's tasks. */
+    private final QuietInput input;
     private long now;
     /** Sink and key → the step waiting to be published and when; in the order the steps were taken. */
     private final Map<String, PendingStep> pendingSteps = new LinkedHashMap<>();
@@ -69,7 +69,8 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
     }
 
     PlannerProcessor(RetryPolicy retryPolicy, ShardSizing sizing, ResultCache.Sharing cacheSharing, Duration tick,
-                     Duration envelopeInterval, Clock clock) {
+                     Duration envelopeInterval, Clock clock, QuietInput input) {
+        this.input = input;
         this.retryPolicy = retryPolicy;
         this.cacheSharing = cacheSharing;
         this.sizing = sizing;

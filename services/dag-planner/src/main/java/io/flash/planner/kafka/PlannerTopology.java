@@ -1,5 +1,6 @@
 package io.flash.planner.kafka;
 
+import io.flash.common.streams.QuietInput;
 import io.flash.common.streams.Wiring;
 import io.flash.common.topics.FlashTopics;
 import io.flash.planner.core.cache.ResultCache;
@@ -81,7 +82,9 @@ public final class PlannerTopology {
         Wiring.source(topology, sources[0], topics.jobsAccepted);
         Wiring.source(topology, sources[1], topics.tasksEvents);
         Wiring.source(topology, sources[2], topics.jobsCommands);
-        topology.addProcessor(PLANNER, () -> new PlannerProcessor(retryPolicy, sizing, cacheSharing, tick, envelopeInterval, clock), sources);
+        QuietInput quietInput = QuietInput.defaults(); // one for all of the instance's tasks: a commit is the thread's
+        topology.addProcessor(PLANNER, () -> new PlannerProcessor(retryPolicy, sizing, cacheSharing, tick, envelopeInterval, clock, quietInput),
+                sources);
         Wiring.store(topology, WHOLE_JOBS_STORE, topics.storeSerde(WholeJob.class), PLANNER);
         Wiring.store(topology, JOBS_STORE, topics.storeSerde(JobProgress.class), PLANNER);
         Wiring.store(topology, SPECS_STORE, topics.storeSerde(TaskDefinition.class), PLANNER);

@@ -36,11 +36,12 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
     /** Decisions by outcome, for /q/metrics: their rate is the dispatcher's decisions per second. */
     private final Map<String, Counter> decisions = new ConcurrentHashMap<>();
     private ProcessorContext<String, SpecificRecord> context;
-    /** A record after a quiet spell has what it caused committed at once (QuietInput). */
-    private final QuietInput input = QuietInput.defaults();
+    /** A record on a quiet input has what it caused committed at once; shared by the instance's tasks. */
+    private final QuietInput input;
     private Dispatcher dispatcher;
 
-    DispatchProcessor(FrameworkSelector selector, Settings settings, Clock clock, MeterRegistry meters) {
+    DispatchProcessor(FrameworkSelector selector, Settings settings, Clock clock, MeterRegistry meters, QuietInput input) {
+        this.input = input;
         this.selector = selector;
         this.settings = settings;
         this.clock = clock;

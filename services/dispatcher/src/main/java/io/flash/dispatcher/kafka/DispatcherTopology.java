@@ -1,5 +1,6 @@
 package io.flash.dispatcher.kafka;
 
+import io.flash.common.streams.QuietInput;
 import io.flash.common.streams.Wiring;
 import io.flash.common.topics.FlashTopics;
 import io.flash.dispatcher.core.selection.FrameworkSelector;
@@ -67,7 +68,8 @@ public final class DispatcherTopology {
         Wiring.source(topology, READY_BATCHES, topics.tasksReadyBatches);
         Wiring.source(topology, READY, topics.tasksReady);
         Wiring.source(topology, EVENTS, topics.tasksEvents);
-        topology.addProcessor(DISPATCHER, () -> new DispatchProcessor(selector, settings, clock, meters), READY_BATCHES, READY, EVENTS);
+        QuietInput quietInput = QuietInput.defaults(); // one for all of the instance's tasks: a commit is the thread's
+        topology.addProcessor(DISPATCHER, () -> new DispatchProcessor(selector, settings, clock, meters, quietInput), READY_BATCHES, READY, EVENTS);
         Wiring.store(topology, HELD_STORE, topics.storeSerde(HeldTask.class), DISPATCHER);
         Wiring.store(topology, INFLIGHT_STORE, topics.storeSerde(TaskDispatch.class), DISPATCHER);
         topology.addSink(FRAMEWORK_SINK,

@@ -34,10 +34,11 @@ final class BatchProcessor implements Processor<String, SpecificRecord, String, 
     private final Clock clock;
     private BatchShard shard;
     private ProcessorContext<String, SpecificRecord> context;
-    /** A record after a quiet spell has what it caused committed at once (QuietInput). */
-    private final QuietInput input = QuietInput.defaults();
+    /** A record on a quiet input has what it caused committed at once; shared by the instance's tasks. */
+    private final QuietInput input;
 
-    BatchProcessor(BatchSettings settings, Duration tick, Workspaces workspaces, Clock clock) {
+    BatchProcessor(BatchSettings settings, Duration tick, Workspaces workspaces, Clock clock, QuietInput input) {
+        this.input = input;
         this.settings = settings;
         this.tick = tick;
         this.workspaces = workspaces;

@@ -1,5 +1,6 @@
 package io.flash.batch.kafka;
 
+import io.flash.common.streams.QuietInput;
 import io.flash.batch.core.BatchSettings;
 import io.flash.batch.core.Workspaces;
 import io.flash.common.streams.Wiring;
@@ -46,7 +47,8 @@ public final class BatchTopology {
         Topology topology = new Topology();
         Wiring.source(topology, TASKS, topics.frameworkTasks(fw));
         Wiring.source(topology, REPORTS, topics.frameworkClusterReports(fw));
-        topology.addProcessor(SHARD, () -> new BatchProcessor(settings, tick, workspaces, clock), TASKS, REPORTS);
+        QuietInput quietInput = QuietInput.defaults(); // one for all of the instance's tasks: a commit is the thread's
+        topology.addProcessor(SHARD, () -> new BatchProcessor(settings, tick, workspaces, clock, quietInput), TASKS, REPORTS);
         Wiring.store(topology, WAITING_STORE, topics.storeSerde(TaskDispatch.class), SHARD);
         Wiring.store(topology, SUBMITTED_STORE, topics.storeSerde(TaskDispatch.class), SHARD);
         Wiring.store(topology, IDS_STORE, Serdes.String(), SHARD);

@@ -1,5 +1,6 @@
 package io.flash.ecs.kafka;
 
+import io.flash.common.streams.QuietInput;
 import io.flash.common.framework.CatchUp;
 import io.flash.common.framework.Departure;
 import io.flash.common.streams.Wiring;
@@ -59,7 +60,9 @@ public final class EcsTopology {
         Wiring.source(topology, TASKS, topics.frameworkTasks(fw));
         Wiring.source(topology, NODES, topics.frameworkNodes(fw));
         Wiring.source(topology, NODE_EVENTS, topics.frameworkNodeEvents(fw));
-        topology.addProcessor(SCHEDULER, () -> new SchedulerProcessor(settings, new BinPacker(), clock, metrics, departure), TASKS, NODES, NODE_EVENTS);
+        QuietInput quietInput = QuietInput.defaults(); // one for all of the instance's tasks: a commit is the thread's
+        topology.addProcessor(SCHEDULER, () -> new SchedulerProcessor(settings, new BinPacker(), clock, metrics, departure, quietInput),
+                TASKS, NODES, NODE_EVENTS);
         Wiring.store(topology, NODES_STORE, topics.storeSerde(NodeRecord.class), SCHEDULER);
         Wiring.store(topology, QUEUE_STORE, topics.storeSerde(TaskDispatch.class), SCHEDULER);
         Wiring.store(topology, PLACEMENTS_STORE, topics.storeSerde(Placement.class), SCHEDULER);

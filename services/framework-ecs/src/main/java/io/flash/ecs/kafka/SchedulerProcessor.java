@@ -31,10 +31,11 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
     private ShardScheduler shard;
     private int partition;
     private ProcessorContext<String, SpecificRecord> context;
-    /** A record after a quiet spell has what it caused committed at once (QuietInput). */
-    private final QuietInput input = QuietInput.defaults();
+    /** A record on a quiet input has what it caused committed at once; shared by the instance's tasks. */
+    private final QuietInput input;
 
-    SchedulerProcessor(ShardSettings settings, BinPacker packer, Clock clock, ShardMetrics metrics, Departure departure) {
+    SchedulerProcessor(ShardSettings settings, BinPacker packer, Clock clock, ShardMetrics metrics, Departure departure, QuietInput input) {
+        this.input = input;
         this.settings = settings;
         this.packer = packer;
         this.clock = clock;
