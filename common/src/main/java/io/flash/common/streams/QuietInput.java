@@ -1,6 +1,8 @@
 package io.flash.common.streams;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
 
 /**
  * Tells a processor when a record arrives on a quiet input, so that it asks Kafka Streams to
@@ -10,47 +12,41 @@ import java.time.Duration;
  * planner → dispatcher → framework shard) otherwise waits half an interval on average; on a quiet
  * platform, as between the levels of a pipeline, that wait is most of a level's cost.
  *
- * <p>Quiet is judged by the records' own timestamps (when they were made upstream), not by when
- * this processor got to them: a loaded processor takes records in bursts, with its own commits
- * between them, and judged by its wall clock its input would look quiet exactly when it is
- * busiest. A record is quiet when it was made at least a spell after the one before it, and is
- * fresh (made within {@link #FRESH} — a processor catching up on old records commits on the
- * interval); and early commits come at most once a spell of wall-clock time, whatever the input.
+ * <p>Quiet means few records lately: at most {@link #DEFAULT_AT_MOST} arrived within the last
+ * {@link #DEFAULT_WINDOW}, this one included, so early commits come at most that often. The window
+ * is longer than the commit interval because under exactly-once records come in bursts, one per
+ * upstream commit: judged by the gap before a record (by arrival or by the records' timestamps),
+ * every burst of a loaded platform looked quiet and earned a commit of its own, which measured as
+ * a loss at half load. Counted over the window, a platform with any load is not quiet.
  *
  * <p>One is shared by all of a service instance's stream tasks: a commit is the stream thread's,
- * for all its tasks, and judged per task, inputs that are each sparse (a partition's share of a
- * moderate load) would add up to a commit every spell per partition while the service is busy.
+ * for all its tasks, and a partition's share of a moderate load can look quiet on its own.
  */
 public final class QuietInput {
 
-    /** Records made this far apart are a quiet input; early commits come at most once per spell. */
-    public static final Duration DEFAULT_SPELL = Duration.ofMillis(20);
-    /** A record made longer ago than this is caught up on, not waited for: it commits on the interval. */
-    public static final Duration FRESH = Duration.ofSeconds(1);
+    public static final Duration DEFAULT_WINDOW = Duration.ofMillis(200);
+    public static final int DEFAULT_AT_MOST = 2;
 
-    private final long spellMillis;
-    private long lastMade = Long.MIN_VALUE;
-    private long lastEarlyCommit = Long.MIN_VALUE;
+    private final long windowMillis;
+    private final int atMost;
+    private final Deque<Long> recent = new ArrayDeque<>();
     private boolean quiet;
 
-    public QuietInput(Duration spell) {
-        this.spellMillis = spell.toMillis();
+    public QuietInput(Duration window, int atMost) {
+        this.windowMillis = window.toMillis();
+        this.atMost = atMost;
     }
 
     public static QuietInput defaults() {
-        return new QuietInput(DEFAULT_SPELL);
+        return new QuietInput(DEFAULT_WINDOW, DEFAULT_AT_MOST);
     }
 
-    /**
-     * A record made at {@code madeAt} (its timestamp) arrived at {@code now} (ms): whether to
-     * commit what it causes at once.
-     */
-    public synchronized boolean arrived(long madeAt, long now) {
-        boolean sparse = lastMade == Long.MIN_VALUE || madeAt - lastMade >= spellMillis;
-        lastMade = Math.max(lastMade, madeAt); // several partitions in one task: a timestamp may go back
-        quiet = sparse && now - madeAt <= FRESH.toMillis()
-                && (lastEarlyCommit == Long.MIN_VALUE || now - lastEarlyCommit >= spellMillis);
-        if (quiet) lastEarlyCommit = now;
+    /** A record arrived at {@code now} (ms, the processor's clock): whether to commit what it causes at once. */
+    public synchronized boolean arrived(long now) {
+        while (!recent.isEmpty() && recent.peekFirst() <= now - windowMillis) recent.pollFirst();
+        recent.addLast(now);
+        while (recent.size() > atMost + 1) recent.pollFirst(); // the latest atMost + 1 tell whether there were more
+        quiet = recent.size() <= atMost;
         return quiet;
     }
 

@@ -95,7 +95,7 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
     @Override
     public void process(Record<String, SpecificRecord> record) {
         now = clock.millis();
-        boolean quiet = input.arrived(record.timestamp(), now);
+        boolean quiet = input.arrived(now);
         try {
             if (record.value() instanceof JobAccepted accepted) {
                 planner.accept(accepted, now);

@@ -60,7 +60,7 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
     @Override
     public void process(Record<String, SpecificRecord> record) {
         // What a task waits on: its dispatch. Not the events the dispatcher only keeps its books by.
-        if ((record.value() instanceof TaskReadyBatch || record.value() instanceof TaskReady) && input.arrived(record.timestamp(), clock.millis())) {
+        if ((record.value() instanceof TaskReadyBatch || record.value() instanceof TaskReady) && input.arrived(clock.millis())) {
             context.commit();
         }
         if (record.value() instanceof TaskReadyBatch batch) batch.getItems().forEach(ready -> dispatcher.onReady(ready, clock.millis()));

@@ -92,7 +92,7 @@ final class BatchProcessor implements Processor<String, SpecificRecord, String, 
     public void process(Record<String, SpecificRecord> record) {
         long now = clock.millis();
         // What a task waits on: its submission to the cluster, or what the cluster reported of it.
-        if ((record.value() instanceof TaskDispatch || record.value() instanceof ClusterReport) && input.arrived(record.timestamp(), now)) context.commit();
+        if ((record.value() instanceof TaskDispatch || record.value() instanceof ClusterReport) && input.arrived(now)) context.commit();
         if (record.value() == null) shard.onMarker(record.key(), now);
         else if (record.value() instanceof TaskDispatch dispatch) shard.onDispatch(dispatch, now);
         else if (record.value() instanceof ClusterReport report) shard.onReport(report, now);

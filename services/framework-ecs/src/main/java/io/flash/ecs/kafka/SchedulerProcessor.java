@@ -96,7 +96,7 @@ final class SchedulerProcessor implements Processor<String, SpecificRecord, Stri
         long now = clock.millis();
         SpecificRecord value = record.value();
         // What a task waits on: its placement, or its end reported on. Not heartbeats, which come all the time.
-        if ((value instanceof TaskDispatch || value instanceof AttemptEvent) && input.arrived(record.timestamp(), now)) context.commit();
+        if ((value instanceof TaskDispatch || value instanceof AttemptEvent) && input.arrived(now)) context.commit();
         if (value == null) shard.onMarker(record.key(), now);
         else if (value instanceof TaskDispatch dispatch) shard.onDispatch(dispatch, now);
         else if (value instanceof NodeHeartbeat heartbeat) shard.onNodeHeartbeat(heartbeat, now);
