@@ -13,7 +13,8 @@ import java.util.Deque;
  * platform, as between the levels of a pipeline, that wait is most of a level's cost.
  *
  * <p>Quiet means few records lately: at most {@link #DEFAULT_AT_MOST} arrived within the last
- * {@link #DEFAULT_WINDOW}, this one included, so early commits come at most that often. The window
+ * {@link #DEFAULT_WINDOW}, this one included (an envelope counts as the items it carries), so early
+ * commits come at most that often. The window
  * is longer than the commit interval because under exactly-once records come in bursts, one per
  * upstream commit: judged by the gap before a record (by arrival or by the records' timestamps),
  * every burst of a loaded platform looked quiet and earned a commit of its own, which measured as
@@ -42,9 +43,17 @@ public final class QuietInput {
     }
 
     /** A record arrived at {@code now} (ms, the processor's clock): whether to commit what it causes at once. */
-    public synchronized boolean arrived(long now) {
+    public boolean arrived(long now) {
+        return arrived(now, 1);
+    }
+
+    /**
+     * A record carrying {@code items} (an envelope's attempts) arrived at {@code now}: it counts as
+     * that many, since a loaded upstream sends few envelopes, each of many.
+     */
+    public synchronized boolean arrived(long now, int items) {
         while (!recent.isEmpty() && recent.peekFirst() <= now - windowMillis) recent.pollFirst();
-        recent.addLast(now);
+        for (int i = 0; i < Math.min(Math.max(items, 1), atMost + 1); i++) recent.addLast(now);
         while (recent.size() > atMost + 1) recent.pollFirst(); // the latest atMost + 1 tell whether there were more
         quiet = recent.size() <= atMost;
         return quiet;

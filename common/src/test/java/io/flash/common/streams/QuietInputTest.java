@@ -33,6 +33,16 @@ class QuietInputTest {
         assertEquals(2, quiet, "the first two records only");
     }
 
+    /** At full load the planner sends few envelopes, each of many attempts: they count as what they carry. */
+    @Test
+    void anEnvelopeCountsAsTheItemsItCarries() {
+        QuietInput input = QuietInput.defaults();
+        assertFalse(input.arrived(0, 1_000));
+        assertFalse(input.arrived(150, 3), "the envelope before is still within the window");
+        assertTrue(new QuietInput(Duration.ofMillis(200), 2).arrived(0, 2));
+        assertTrue(input.arrived(1_000, 1), "a sparse input again");
+    }
+
     /** Whatever the input, early commits stay at most two a window. */
     @Test
     void neverMoreThanTwoQuietRecordsWithinAWindow() {
