@@ -117,6 +117,7 @@ public final class JobPlanner {
                 if (jobChanged) job.setMessage(message);
             }
             case DISPATCHED, QUEUED -> {
+                // Only from a dispatcher of an older build (the placement now tells the dispatch).
                 // A passing step a restart need not know: the placement names the framework and shard
                 // again, and until then the dispatcher routes a cancel by its own in-flight record.
                 // Written only when it clears why the unit was held.
@@ -128,6 +129,7 @@ public final class JobPlanner {
             }
             case PLACED -> {
                 unit.setState(TaskState.PLACED);
+                unit.setReason(null); // a hold's reason, which no DISPATCHED event clears any more
                 unit.setNodeId(event.getNodeId());
                 if (event.getFrameworkId() != null) unit.setFrameworkId(event.getFrameworkId());
                 if (event.getShard() != null) unit.setShard(event.getShard());

@@ -703,6 +703,29 @@ class JobPlannerTest {
     }
 
     @Test
+    void aPlacementWithNoDispatchedEventBeforeItEndsTheHoldAndSaysWhere() {
+        planner.accept(job("j", task("a")), 1L);
+        TaskReady a = plan.drainReady().get(0);
+        TaskEvent held = event(a, TaskEventType.HELD);
+        held.setFrameworkId(null);
+        held.setReason("no framework has 64 cpu");
+        planner.onEvent(held, 2L);
+        assertEquals("no framework has 64 cpu", plan.units.get(a.getTaskId()).getReason());
+
+        TaskEvent placed = event(a, TaskEventType.PLACED);
+        placed.setShard(2);
+        placed.setNodeId("n1");
+        planner.onEvent(placed, 3L);
+        TaskSummary unit = plan.units.get(a.getTaskId());
+        assertEquals(Arrays.asList(TaskState.PLACED, "ecs", 2, "n1", null),
+                Arrays.asList(unit.getState(), unit.getFrameworkId(), unit.getShard(), unit.getNodeId(), unit.getReason()),
+                "stored, with the hold's reason gone");
+        planner.cancel("j", "user asked", 4L);
+        TaskReady cancel = plan.drainReady().get(0);
+        assertEquals(Arrays.asList("ecs", 2), Arrays.asList(cancel.getCancelFramework(), cancel.getCancelShard()));
+    }
+
+    @Test
     void continueModeRunsIndependentBranches() {
         JobAccepted spec = job("j", task("a"), task("b", "a"), task("c"));
         spec.setFailureMode(FailureMode.CONTINUE);

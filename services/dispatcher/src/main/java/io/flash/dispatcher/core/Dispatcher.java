@@ -50,7 +50,7 @@ public final class Dispatcher {
     }
 
     public void onEvent(TaskEvent event) {
-        // The shard's own report (not this dispatcher's DISPATCHED): it has read the dispatch.
+        // The shard's own report (not a DISPATCHED an older dispatcher wrote): it has read the dispatch.
         if (event.getType() != TaskEventType.DISPATCHED && event.getFrameworkId() != null) {
             reservations.acknowledged(event.getAttemptId(), event.getAt());
         }
@@ -165,8 +165,9 @@ public final class Dispatcher {
             if (previouslyHeld != null) release(ready.getAttemptId());
             reservations.sent(FrameworkSelector.key(d.frameworkId(), d.shard()), ready.getAttemptId(), ready.getTask().getResources(), now);
             store.sent(ready.getAttemptId(), dispatch(ready, d.frameworkId(), d.shard(), now));
+            // No DISPATCHED event: the shard's first report (PLACED or HELD) names the framework and
+            // shard, and clears a hold's reason; until then the in-flight record routes a cancel.
             out.counted("dispatched");
-            emit(ready, TaskEventType.DISPATCHED, d.frameworkId(), d.shard(), null, null, now);
         } else if (decision instanceof Decision.Hold h) {
             if (previouslyHeld == null || !HoldReasons.sameInWords(previouslyHeld.getReason(), h.reason())) {
                 hold(ready.getAttemptId(), HeldTask.newBuilder().setReady(ready).setReason(h.reason())
