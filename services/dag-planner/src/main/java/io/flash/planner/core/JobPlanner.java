@@ -105,6 +105,9 @@ public final class JobPlanner {
         boolean stored = true;
         switch (event.getType()) {
             case HELD -> {
+                // Published at once, not stored: a restart need not know why a unit waited (the status
+                // topic keeps it for readers), and the dispatcher routes a cancel by its in-flight record.
+                stored = false;
                 if (event.getFrameworkId() != null) { // waits in a framework shard's queue: it was dispatched there
                     unit.setState(TaskState.DISPATCHED);
                     unit.setFrameworkId(event.getFrameworkId());

@@ -669,7 +669,7 @@ class JobPlannerTest {
     }
 
     @Test
-    void aDispatchedStepIsNotStoredUnlessItEndsAHoldAndAFrameworksHoldSaysWhereTheUnitWaits() {
+    void aDispatchedStepFromAnOlderDispatcherIsNotStoredUnlessItEndsAStoredReason() {
         planner.accept(job("j", task("a")), 1L);
         TaskReady a = plan.drainReady().get(0);
         int steps = plan.unitSteps;
@@ -682,35 +682,50 @@ class JobPlannerTest {
         TaskReady cancel = plan.drainReady().stream().filter(r -> r.getAttemptId().equals(a.getAttemptId())).findFirst().orElseThrow();
         assertNull(cancel.getCancelFramework(), "the dispatcher routes it by its own in-flight record");
 
-        planner.accept(job("k", task("c")), 4L);
+        TaskDefinition retried = task("c");
+        retried.setMaxAttempts(2);
+        planner.accept(job("k", retried), 4L);
+        planner.onEvent(ended(plan.drainReady().get(0), TaskEventType.FAILED, FailureClass.USER, 1), 5L);
         TaskReady c = plan.drainReady().get(0);
-        TaskEvent heldByDispatcher = event(c, TaskEventType.HELD);
-        heldByDispatcher.setFrameworkId(null);
-        heldByDispatcher.setReason("no framework has 64 cpu");
-        planner.onEvent(heldByDispatcher, 5L);
-        assertEquals(TaskState.READY, plan.units.get(c.getTaskId()).getState());
+        assertTrue(plan.units.get(c.getTaskId()).getReason().contains("retrying"), "a retry's reason is stored");
         planner.onEvent(event(c, TaskEventType.DISPATCHED), 6L);
-        assertEquals(TaskState.DISPATCHED, plan.units.get(c.getTaskId()).getState(), "stored: it ends the hold");
+        assertEquals(TaskState.DISPATCHED, plan.units.get(c.getTaskId()).getState(), "stored: it ends the stored reason");
         assertNull(plan.units.get(c.getTaskId()).getReason());
-
-        TaskEvent heldByFramework = event(c, TaskEventType.HELD);
-        heldByFramework.setShard(2);
-        heldByFramework.setReason("no node has 64 cpu");
-        planner.onEvent(heldByFramework, 7L);
-        TaskSummary waiting = plan.units.get(c.getTaskId());
-        assertEquals(List.of(TaskState.DISPATCHED, "ecs", 2, "no node has 64 cpu"),
-                Arrays.asList(waiting.getState(), waiting.getFrameworkId(), waiting.getShard(), waiting.getReason()));
     }
 
     @Test
-    void aPlacementWithNoDispatchedEventBeforeItEndsTheHoldAndSaysWhere() {
+    void whyAUnitWaitsIsPublishedAtOnceNotStoredAndAFrameworksHoldSaysWhere() {
         planner.accept(job("j", task("a")), 1L);
         TaskReady a = plan.drainReady().get(0);
-        TaskEvent held = event(a, TaskEventType.HELD);
-        held.setFrameworkId(null);
-        held.setReason("no framework has 64 cpu");
-        planner.onEvent(held, 2L);
-        assertEquals("no framework has 64 cpu", plan.units.get(a.getTaskId()).getReason());
+        TaskSummary accepted = plan.units.get(a.getTaskId());
+        TaskEvent heldByDispatcher = event(a, TaskEventType.HELD);
+        heldByDispatcher.setFrameworkId(null);
+        heldByDispatcher.setReason("no framework has 64 cpu");
+        planner.onEvent(heldByDispatcher, 2L);
+        assertEquals(Arrays.asList(TaskState.READY, "no framework has 64 cpu"),
+                Arrays.asList(plan.lastUnitStatus.getState(), plan.lastUnitStatus.getReason()));
+        assertEquals(accepted, plan.units.get(a.getTaskId()), "a restart need not know why it waited");
+
+        TaskEvent heldByFramework = event(a, TaskEventType.HELD);
+        heldByFramework.setShard(2);
+        heldByFramework.setReason("no node has 64 cpu");
+        planner.onEvent(heldByFramework, 3L);
+        TaskSummary waiting = plan.lastUnitStatus;
+        assertEquals(List.of(TaskState.DISPATCHED, "ecs", 2, "no node has 64 cpu"),
+                Arrays.asList(waiting.getState(), waiting.getFrameworkId(), waiting.getShard(), waiting.getReason()));
+        assertEquals(accepted, plan.units.get(a.getTaskId()));
+        planner.cancel("j", "user asked", 4L);
+        assertNull(plan.drainReady().get(0).getCancelFramework(), "routed by the dispatcher's in-flight record, which holds it");
+    }
+
+    @Test
+    void aPlacementWithNoDispatchedEventBeforeItEndsTheStoredReasonAndSaysWhere() {
+        TaskDefinition t = task("a");
+        t.setMaxAttempts(2);
+        planner.accept(job("j", t), 1L);
+        planner.onEvent(ended(plan.drainReady().get(0), TaskEventType.FAILED, FailureClass.USER, 1), 2L);
+        TaskReady a = plan.drainReady().get(0);
+        assertTrue(plan.units.get(a.getTaskId()).getReason().contains("retrying"));
 
         TaskEvent placed = event(a, TaskEventType.PLACED);
         placed.setShard(2);
@@ -719,7 +734,7 @@ class JobPlannerTest {
         TaskSummary unit = plan.units.get(a.getTaskId());
         assertEquals(Arrays.asList(TaskState.PLACED, "ecs", 2, "n1", null),
                 Arrays.asList(unit.getState(), unit.getFrameworkId(), unit.getShard(), unit.getNodeId(), unit.getReason()),
-                "stored, with the hold's reason gone");
+                "stored, with the retry's reason gone");
         planner.cancel("j", "user asked", 4L);
         TaskReady cancel = plan.drainReady().get(0);
         assertEquals(Arrays.asList("ecs", 2), Arrays.asList(cancel.getCancelFramework(), cancel.getCancelShard()));

@@ -18,6 +18,8 @@ final class MemoryPlan implements PlanStore, Outbox {
     /** Job steps published only if they last ({@link Outbox#jobProgress}). */
     final List<JobStatus> jobSteps = new ArrayList<>();
     int unitStatuses;
+    /** The unit last published at once ({@link Outbox#unitStatus}). */
+    TaskSummary lastUnitStatus;
     /** Steps the planner lets the adapter publish only if they last ({@link Outbox#unitProgress}). */
     int unitSteps;
     final List<JobResult> results = new ArrayList<>();
@@ -70,7 +72,10 @@ final class MemoryPlan implements PlanStore, Outbox {
     @Override public void observed(ResourceObservation o) { observations.add(o); }
     @Override public void ready(TaskReady r) { ready.add(r); }
     @Override public void later(DelayedAttempt attempt) { delayed.add(attempt); }
-    @Override public void unitStatus(TaskSummary unit) { unitStatuses++; }
+    @Override public void unitStatus(TaskSummary unit) {
+        unitStatuses++;
+        lastUnitStatus = copy(unit);
+    }
     @Override public void unitProgress(TaskSummary unit) { unitSteps++; }
     @Override public void jobStatus(JobStatus status) { statuses.add(status); }
     @Override public void jobProgress(JobStatus status) { jobSteps.add(status); }
