@@ -20,8 +20,9 @@ import java.time.Duration;
 /**
  * dag-planner: accepted jobs, task events and job commands (all keyed by job id, so
  * co-partitioned) meet in one processor. Its state: {@link #WHOLE_JOBS_STORE} job id → WholeJob,
- * a small job in one record; a larger one split so no record grows with it: {@link #JOBS_STORE} job id → JobProgress; {@link #SPECS_STORE} and {@link #TASKS_STORE}
- * "jobId/task" → TaskDefinition and LogicalTask; {@link #UNITS_STORE} unit id (task or shard id) →
+ * a small job in one record; a larger one split so no record grows with it: {@link #JOBS_STORE}
+ * job id → JobProgress; {@link #SPECS_STORE} and {@link #TASKS_STORE} "jobId/task" →
+ * TaskDefinition and LogicalTask; {@link #UNITS_STORE} unit id (task or shard id) →
  * TaskSummary; {@link #DELAYED_STORE} "dueAt/attemptId" → retries waiting out their backoff;
  * {@link #OUTBOX_STORE} the attempts made ready and not yet sent, under one key.
  */
@@ -83,8 +84,8 @@ public final class PlannerTopology {
         Wiring.source(topology, sources[1], topics.tasksEvents);
         Wiring.source(topology, sources[2], topics.jobsCommands);
         QuietInput quietInput = QuietInput.defaults(); // one for all of the instance's tasks: a commit is the thread's
-        topology.addProcessor(PLANNER, () -> new PlannerProcessor(retryPolicy, sizing, cacheSharing, tick, envelopeInterval, clock, quietInput),
-                sources);
+        topology.addProcessor(PLANNER,
+                () -> new PlannerProcessor(retryPolicy, sizing, cacheSharing, tick, envelopeInterval, clock, quietInput), sources);
         Wiring.store(topology, WHOLE_JOBS_STORE, topics.storeSerde(WholeJob.class), PLANNER);
         Wiring.store(topology, JOBS_STORE, topics.storeSerde(JobProgress.class), PLANNER);
         Wiring.store(topology, SPECS_STORE, topics.storeSerde(TaskDefinition.class), PLANNER);
