@@ -682,11 +682,7 @@ class JobPlannerTest {
         TaskReady cancel = plan.drainReady().stream().filter(r -> r.getAttemptId().equals(a.getAttemptId())).findFirst().orElseThrow();
         assertNull(cancel.getCancelFramework(), "the dispatcher routes it by its own in-flight record");
 
-        TaskDefinition retried = task("c");
-        retried.setMaxAttempts(2);
-        planner.accept(job("k", retried), 4L);
-        planner.onEvent(ended(plan.drainReady().get(0), TaskEventType.FAILED, FailureClass.USER, 1), 5L);
-        TaskReady c = plan.drainReady().get(0);
+        TaskReady c = secondAttempt("k", "c", 4L);
         assertTrue(plan.units.get(c.getTaskId()).getReason().contains("retrying"), "a retry's reason is stored");
         planner.onEvent(event(c, TaskEventType.DISPATCHED), 6L);
         assertEquals(TaskState.DISPATCHED, plan.units.get(c.getTaskId()).getState(), "stored: it ends the stored reason");
@@ -720,11 +716,7 @@ class JobPlannerTest {
 
     @Test
     void aPlacementWithNoDispatchedEventBeforeItEndsTheStoredReasonAndSaysWhere() {
-        TaskDefinition t = task("a");
-        t.setMaxAttempts(2);
-        planner.accept(job("j", t), 1L);
-        planner.onEvent(ended(plan.drainReady().get(0), TaskEventType.FAILED, FailureClass.USER, 1), 2L);
-        TaskReady a = plan.drainReady().get(0);
+        TaskReady a = secondAttempt("j", "a", 1L);
         assertTrue(plan.units.get(a.getTaskId()).getReason().contains("retrying"));
 
         TaskEvent placed = event(a, TaskEventType.PLACED);
@@ -738,6 +730,15 @@ class JobPlannerTest {
         planner.cancel("j", "user asked", 4L);
         TaskReady cancel = plan.drainReady().get(0);
         assertEquals(Arrays.asList("ecs", 2), Arrays.asList(cancel.getCancelFramework(), cancel.getCancelShard()));
+    }
+
+    /** A one-task job whose first attempt failed (exit 1) at {@code at + 1}: its retry, ready. */
+    private TaskReady secondAttempt(String jobId, String taskName, long at) {
+        TaskDefinition t = task(taskName);
+        t.setMaxAttempts(2);
+        planner.accept(job(jobId, t), at);
+        planner.onEvent(ended(plan.drainReady().get(0), TaskEventType.FAILED, FailureClass.USER, 1), at + 1);
+        return plan.drainReady().get(0);
     }
 
     @Test
