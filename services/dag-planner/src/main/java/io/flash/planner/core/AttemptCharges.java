@@ -28,9 +28,14 @@ final class AttemptCharges {
 
     /** Charges the unit's current attempt, which ended with {@code end} for {@code cause} (null: succeeded). */
     static void ended(JobProgress job, TaskSummary unit, TaskEvent end, FailureClass cause) {
+        ended(job, unit, end, cause, false);
+    }
+
+    /** @param platformsMiss the attempt failed for the platform's own guess (a memory estimate too small) */
+    static void ended(JobProgress job, TaskSummary unit, TaskEvent end, FailureClass cause, boolean platformsMiss) {
         if (unit.getCostPerHour() == null || unit.getStartedAt() == null) return;
         double cost = Costs.of(unit.getCostPerHour(), unit.getStartedAt(), end.getAt());
-        if (Costs.platformPays(end.getType(), cause)) {
+        if (platformsMiss || Costs.platformPays(end.getType(), cause)) {
             unit.setPlatformCost(unit.getPlatformCost() + cost);
             job.setPlatformCost(job.getPlatformCost() + cost);
         } else {

@@ -123,7 +123,7 @@ public final class JobPlanner {
                 // Only from a dispatcher of an older build (the placement now tells the dispatch).
                 // A passing step a restart need not know: the placement names the framework and shard
                 // again, and until then the dispatcher routes a cancel by its own in-flight record.
-                // Written only when it clears why the unit was held.
+                // Written only when it clears a stored reason (a retry's).
                 stored = unit.getReason() != null;
                 unit.setState(TaskState.DISPATCHED);
                 unit.setFrameworkId(event.getFrameworkId());
@@ -132,7 +132,7 @@ public final class JobPlanner {
             }
             case PLACED -> {
                 unit.setState(TaskState.PLACED);
-                unit.setReason(null); // a hold's reason, which no DISPATCHED event clears any more
+                unit.setReason(null); // a retry's, which no DISPATCHED event clears any more
                 unit.setNodeId(event.getNodeId());
                 if (event.getFrameworkId() != null) unit.setFrameworkId(event.getFrameworkId());
                 if (event.getShard() != null) unit.setShard(event.getShard());
@@ -217,10 +217,15 @@ public final class JobPlanner {
         FailureClass cause = event.getFailureClass() != null ? event.getFailureClass()
                 : event.getType() == TaskEventType.LOST ? FailureClass.NODE_LOST
                 : event.getType() == TaskEventType.CANCELLED ? FailureClass.CANCELLED : FailureClass.USER;
+        String name = JobIds.taskName(job.getJobId(), unit.getTaskId());
+        TaskDefinition spec = store.spec(job.getJobId(), name);
+        long memory = unit.getMemoryBytes() != null ? unit.getMemoryBytes() : spec.getResources().getMemoryBytes();
+        long largestNode = cause == FailureClass.OOM_KILLED ? store.largestNodeMemory() : 0;
+        long missedEstimate = cause == FailureClass.OOM_KILLED ? retry.afterEstimateMiss(spec, memory, largestNode) : 0;
         boolean free = cause == FailureClass.CANCELLED || cause == FailureClass.UNSCHEDULABLE || cause == FailureClass.PREEMPTED
-                || cause == FailureClass.SPOT_RECLAIMED;
+                || cause == FailureClass.SPOT_RECLAIMED || missedEstimate > 0;
         if (cause == FailureClass.SPOT_RECLAIMED) unit.setSpotLosses(unit.getSpotLosses() + 1);
-        AttemptCharges.ended(job, unit, event, cause);
+        AttemptCharges.ended(job, unit, event, cause, missedEstimate > 0);
         if (RetryPolicy.isInfrastructure(cause)) unit.setInfraFailures(unit.getInfraFailures() + 1);
         else if (!free) unit.setUserFailures(unit.getUserFailures() + 1);
         if (event.getFrameworkId() != null && !free) {
@@ -228,11 +233,8 @@ public final class JobPlanner {
             failedOn.add(event.getFrameworkId());
             unit.setFailedFrameworks(failedOn);
         }
-        String name = JobIds.taskName(job.getJobId(), unit.getTaskId());
-        TaskDefinition spec = store.spec(job.getJobId(), name);
-        long memory = unit.getMemoryBytes() != null ? unit.getMemoryBytes() : spec.getResources().getMemoryBytes();
-        long largestNode = cause == FailureClass.OOM_KILLED ? store.largestNodeMemory() : 0;
         RetryPolicy.Verdict verdict = job.getCancelRequested() ? new RetryPolicy.Verdict(false, "")
+                : missedEstimate > 0 ? new RetryPolicy.Verdict(true, "it ran on the platform's memory estimate, which spends no retry budget")
                 : retry.decide(cause, event.getExitCode(), unit.getUserFailures(), unit.getInfraFailures(), spec, memory, largestNode);
         String what = JobReports.describe(event, cause);
         if (!verdict.retry()) {
@@ -244,14 +246,14 @@ public final class JobPlanner {
         unit.setExitCode(event.getExitCode());
         unit.setReason("attempt " + unit.getAttempts() + " " + what + "; retrying (" + verdict.reason() + ")");
         if (cause == FailureClass.OOM_KILLED) {
-            unit.setMemoryBytes(retry.grownMemory(memory, largestNode));
+            unit.setMemoryBytes(missedEstimate > 0 ? missedEstimate : retry.grownMemory(memory, largestNode));
             unit.setReason(unit.getReason() + " with " + (unit.getMemoryBytes() >> 20) + "Mi memory");
         }
         TaskReady next = attempts.next(job, unit, spec, now);
         next.setDependencyFrameworks(localityFrameworks(job, spec));
         store.putUnit(unit);
         out.unitStatus(unit);
-        long delay = RetryPolicy.isInfrastructure(cause) ? 0 : retry.backoffSeconds(spec.getBackoffSeconds(), unit.getUserFailures());
+        long delay = RetryPolicy.isInfrastructure(cause) || missedEstimate > 0 ? 0 : retry.backoffSeconds(spec.getBackoffSeconds(), unit.getUserFailures());
         if (delay > 0) out.later(new DelayedAttempt(now + delay * 1000, next));
         else out.ready(next);
         job.setMessage("task " + unit.getName() + ": " + unit.getReason());

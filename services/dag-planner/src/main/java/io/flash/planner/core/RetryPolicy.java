@@ -88,6 +88,19 @@ public record RetryPolicy(int infrastructureRetries, MemoryPolicy memory, int fr
         return largestNode > 0 ? Math.min(grown, Math.max(largestNode, memoryBytes)) : grown;
     }
 
+    /**
+     * Memory for the next attempt when an OOM-killed attempt ran on the platform's estimate, below
+     * the memory the task would have had without one (its user asked for none); 0 when it did not.
+     * That kill is the platform's miss, not the user's: the next attempt gets at least that memory,
+     * and it spends no budget. Bounded: it applies only while the memory grows and stays below it.
+     */
+    public long afterEstimateMiss(TaskDefinition task, long memoryBytes, long largestNode) {
+        long unestimated = task.getResources().getMemoryBytes();
+        if (task.getMemoryRequested() || memoryBytes >= unestimated) return 0;
+        long next = Math.max(grownMemory(memoryBytes, largestNode), largestNode > 0 ? Math.min(unestimated, largestNode) : unestimated);
+        return next > memoryBytes ? next : 0;
+    }
+
     /** Seconds to wait before user retry n (1-based): the task's backoff, doubled each time. */
     public long backoffSeconds(long baseSeconds, int retry) {
         if (baseSeconds <= 0) return 0;

@@ -885,6 +885,47 @@ class JobPlannerTest {
     }
 
     @Test
+    void anAttemptKilledForMemoryOnTheEstimateIsThePlatformsMissAndRunsAgainWithTheDefault() {
+        TaskDefinition t = task("gather");
+        t.setMemoryRequested(false);
+        t.setResources(new Capacity(0.5, 512 * MIB, 0L, 0)); // the default ingest filled in; maxAttempts 1
+        plan.estimates.put(ResourceEstimator.signature(t), ResourceEstimate.newBuilder().setSignature(ResourceEstimator.signature(t))
+                .setSamples(3).setMemoryBytes(40 * MIB).setUpdatedAt(0L).build()); // three smaller runs of the same command
+        planner.accept(job("j", t), 1L);
+        TaskReady first = plan.drainReady().get(0);
+        assertEquals(40 * MIB, first.getTask().getResources().getMemoryBytes());
+        TaskEvent placed = event(first, TaskEventType.PLACED);
+        placed.setCostPerHour(3.6);
+        planner.onEvent(at(placed, 1_000L), 1_000L);
+        planner.onEvent(at(event(first, TaskEventType.STARTED), 1_000L), 1_000L);
+
+        planner.onEvent(at(ended(first, TaskEventType.FAILED, FailureClass.OOM_KILLED, 137), 11_000L), 11_000L);
+        TaskReady second = plan.drainReady().get(0);
+        assertEquals("j.gather.2", second.getAttemptId(), "retried at once, though the task allows one attempt");
+        assertEquals(512 * MIB, second.getTask().getResources().getMemoryBytes(), "the memory it would have had without the estimate");
+        TaskSummary unit = plan.units.get("j.gather");
+        assertEquals(Arrays.asList(0, 0), Arrays.asList(unit.getUserFailures(), unit.getInfraFailures()));
+        assertEquals(0.01, plan.jobs.get("j").getPlatformCost(), 1e-9, "its 10 s at 3.6 an hour are the platform's");
+        assertEquals(0.0, plan.jobs.get("j").getUserCost(), 1e-9);
+
+        planner.onEvent(ended(second, TaskEventType.FAILED, FailureClass.OOM_KILLED, 137), 12_000L);
+        assertEquals(JobState.FAILED, plan.onlyResult().getState(), "at the default it is the task's own: 1 of 1 attempts used");
+        assertTrue(plan.onlyResult().getReason().contains("1 of 1 attempts used"), plan.onlyResult().getReason());
+    }
+
+    @Test
+    void anEstimateAtOrAboveTheDefaultIsNoMissOfThePlatform() {
+        TaskDefinition t = task("call");
+        t.setMemoryRequested(false);
+        t.setResources(new Capacity(0.5, 512 * MIB, 0L, 0));
+        plan.estimates.put(ResourceEstimator.signature(t), ResourceEstimate.newBuilder().setSignature(ResourceEstimator.signature(t))
+                .setSamples(3).setMemoryBytes(600 * MIB).setUpdatedAt(0L).build());
+        planner.accept(job("j", t), 1L);
+        planner.onEvent(ended(plan.drainReady().get(0), TaskEventType.FAILED, FailureClass.OOM_KILLED, 137), 2L);
+        assertEquals(JobState.FAILED, plan.onlyResult().getState());
+    }
+
+    @Test
     void anEstimateNeverAsksForMoreThanTheLargestNodeHas() {
         TaskDefinition t = task("call");
         t.setCpuRequested(false);
