@@ -14,11 +14,11 @@ import java.util.Deque;
  *
  * <p>Quiet means few records lately: at most {@link #DEFAULT_AT_MOST} arrived within the last
  * {@link #DEFAULT_WINDOW}, this one included (an envelope counts as the items it carries), so early
- * commits come at most that often. The window
- * is longer than the commit interval because under exactly-once records come in bursts, one per
- * upstream commit: judged by the gap before a record (by arrival or by the records' timestamps),
- * every burst of a loaded platform looked quiet and earned a commit of its own, which measured as
- * a loss at half load. Counted over the window, a platform with any load is not quiet.
+ * commits come at most that often. The window is longer than the commit interval because under
+ * exactly-once records come in bursts, one per upstream commit: judged by the gap before a record
+ * (by arrival or by the records' timestamps), every burst of a loaded platform looked quiet and
+ * earned a commit of its own, which measured as a loss at half load. Counted over the window, a
+ * platform with any load is not quiet.
  *
  * <p>One is shared by all of a service instance's stream tasks: a commit is the stream thread's,
  * for all its tasks, and a partition's share of a moderate load can look quiet on its own.

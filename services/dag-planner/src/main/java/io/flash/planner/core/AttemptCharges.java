@@ -26,12 +26,11 @@ final class AttemptCharges {
         if (started.getCostPerHour() != null) unit.setCostPerHour(started.getCostPerHour());
     }
 
-    /** Charges the unit's current attempt, which ended with {@code end} for {@code cause} (null: succeeded). */
-    static void ended(JobProgress job, TaskSummary unit, TaskEvent end, FailureClass cause) {
-        ended(job, unit, end, cause, false);
-    }
-
-    /** @param platformsMiss the attempt failed for the platform's own guess (a memory estimate too small) */
+    /**
+     * Charges the unit's current attempt, which ended with {@code end} for {@code cause} (null: succeeded).
+     *
+     * @param platformsMiss the attempt failed for the platform's own guess (a memory estimate too small)
+     */
     static void ended(JobProgress job, TaskSummary unit, TaskEvent end, FailureClass cause, boolean platformsMiss) {
         if (unit.getCostPerHour() == null || unit.getStartedAt() == null) return;
         double cost = Costs.of(unit.getCostPerHour(), unit.getStartedAt(), end.getAt());

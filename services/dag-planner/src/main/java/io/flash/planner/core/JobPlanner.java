@@ -151,7 +151,7 @@ public final class JobPlanner {
                 }
             }
             case SUCCEEDED -> {
-                AttemptCharges.ended(job, unit, event, null);
+                AttemptCharges.ended(job, unit, event, null, false);
                 settle(job, unit, event, TaskState.SUCCEEDED, null);
                 return;
             }
