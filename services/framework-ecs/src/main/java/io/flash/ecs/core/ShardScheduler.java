@@ -328,7 +328,7 @@ public final class ShardScheduler {
         List<String> placed = new ArrayList<>(node.getPlacedAttempts());
         placed.add(ready.getAttemptId());
         node.setPlacedAttempts(placed);
-        state.putNode(node);
+        state.roomChanged(node);
         state.dequeue(ready.getAttemptId());
         metrics.placed(dispatch.getDispatchedAt(), now);
         state.place(Placement.newBuilder().setAttemptId(ready.getAttemptId())

@@ -14,6 +14,12 @@ import java.util.*;
  * One shard's state: the {@link ShardStore} is the truth (changelogged, restored on takeover);
  * nodes, queue (as {@link WaitingLines}) and holdings are also kept in memory, read once after (re)initialisation and then
  * written through, so a scheduling pass never deserialises every node and queued attempt from RocksDB.
+ * <p>
+ * The room a node's attempts take (its {@code allocated} and {@code placedAttempts}) is the sum of
+ * its placements, so it is derived from the placement store at load and changed in memory only:
+ * a placement or release writes the placement, not the node's record as well. The node's record is
+ * written when the node itself changes (it came, went, grew, restarted, or a periodic "still
+ * alive"), and what it carries of the room taken is whatever it was then, never read back.
  */
 final class ShardState implements CatchUp.Persisted {
 
@@ -38,6 +44,18 @@ final class ShardState implements CatchUp.Persisted {
         });
         queueStore.forEach((id, dispatch) -> waiting.add(dispatch));
         placementStore.forEach((id, placement) -> holdings.add(held(placement)));
+        nodes.values().forEach(this::deriveRoomTaken);
+    }
+
+    /** A node's room taken, from its placements: each in the order it was placed. */
+    private void deriveRoomTaken(NodeRecord node) {
+        List<Holdings.Held> placed = new ArrayList<>(holdings.onNode(node.getHeartbeat().getNodeId()));
+        placed.sort(Comparator.comparingLong(Holdings.Held::placedAt).thenComparing(Holdings.Held::attemptId));
+        Capacity allocated = Resources.zero();
+        for (Holdings.Held held : placed) allocated = Resources.plus(allocated, held.resources());
+        node.setAllocated(allocated);
+        node.setPlacedAttempts(new ArrayList<>(placed.stream().map(Holdings.Held::attemptId).toList()));
+        index.put(node);
     }
 
     NodeRecord node(String nodeId) {
@@ -50,10 +68,14 @@ final class ShardState implements CatchUp.Persisted {
     }
 
     void putNode(NodeRecord node) {
-        String id = node.getHeartbeat().getNodeId();
-        nodes.put(id, node);
+        roomChanged(node);
+        nodeStore.put(node.getHeartbeat().getNodeId(), node);
+    }
+
+    /** The room the node's attempts take changed (one was placed or released): in memory only, see above. */
+    void roomChanged(NodeRecord node) {
+        nodes.put(node.getHeartbeat().getNodeId(), node);
         index.put(node);
-        nodeStore.put(id, node);
     }
 
     /** Live nodes by free cpu, in step with every {@link #putNode}. */
@@ -130,7 +152,7 @@ final class ShardState implements CatchUp.Persisted {
         List<String> placed = new ArrayList<>(node.getPlacedAttempts());
         placed.remove(placement.getAttemptId());
         node.setPlacedAttempts(placed);
-        putNode(node);
+        roomChanged(node);
     }
 
     /** When this shard last ticked (committed with what it did then), or null before its first tick. */

@@ -1,11 +1,13 @@
 package io.flash.ecs.core;
 
 import io.flash.common.state.MemoryTable;
+import io.flash.common.state.Table;
 import io.flash.ecs.core.placement.BinPacker;
 import io.flash.schema.*;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
 
 /**
  * One shard over in-memory ports: what it publishes is collected per kind, its resume markers come
@@ -15,7 +17,7 @@ import java.util.List;
 final class MemoryShard implements ShardStore, ShardOutbox {
 
     long now = 100_000;
-    private final MemoryTable<NodeRecord> nodes = new MemoryTable<>();
+    private final NodeTable nodes = new NodeTable();
     private final MemoryTable<TaskDispatch> queue = new MemoryTable<>();
     private final MemoryTable<Placement> placements = new MemoryTable<>();
     private final MemoryTable<Long> clock = new MemoryTable<>();
@@ -23,11 +25,22 @@ final class MemoryShard implements ShardStore, ShardOutbox {
     private final List<TaskEvent> events = new ArrayList<>();
     final List<FrameworkHeartbeat> heartbeats = new ArrayList<>();
     private final List<String> markers = new ArrayList<>();
-    private final ShardScheduler scheduler;
+    private final ShardSettings settings;
+    private ShardScheduler scheduler;
     /** Waiting attempts tried for placement so far: what the scheduling passes cost. */
     long tries;
 
     MemoryShard(ShardSettings settings) {
+        this.settings = settings;
+        start();
+    }
+
+    /** The shard process restarted: it knows only what its store kept. */
+    void restart() {
+        start();
+    }
+
+    private void start() {
         scheduler = new ShardScheduler(settings, new BinPacker(), new ShardMetrics() {
             @Override
             public void tried() {
@@ -101,8 +114,37 @@ final class MemoryShard implements ShardStore, ShardOutbox {
     }
 
     @Override
-    public MemoryTable<NodeRecord> nodes() {
+    public Table<NodeRecord> nodes() {
         return nodes;
+    }
+
+    /**
+     * Keeps a copy of each node record as written, as a real store keeps its serialised bytes: a
+     * record the scheduler changes afterwards in memory without writing it is not changed here.
+     */
+    private static final class NodeTable implements Table<NodeRecord> {
+        private final MemoryTable<NodeRecord> written = new MemoryTable<>();
+
+        @Override
+        public NodeRecord get(String key) {
+            NodeRecord node = written.get(key);
+            return node == null ? null : NodeRecord.newBuilder(node).build();
+        }
+
+        @Override
+        public void put(String key, NodeRecord value) {
+            written.put(key, NodeRecord.newBuilder(value).build());
+        }
+
+        @Override
+        public void delete(String key) {
+            written.delete(key);
+        }
+
+        @Override
+        public void forEach(BiConsumer<String, NodeRecord> action) {
+            written.forEach((key, node) -> action.accept(key, NodeRecord.newBuilder(node).build()));
+        }
     }
 
     @Override

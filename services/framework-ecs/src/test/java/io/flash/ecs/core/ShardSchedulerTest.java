@@ -211,6 +211,31 @@ class ShardSchedulerTest {
     }
 
     @Test
+    void aPlacementWritesNoNodeRecordAndARestartedShardTakesTheRoomTakenFromItsPlacements() {
+        shard.heartbeat(node("n1", 1, 1024 * MIB, shard.now));
+        NodeRecord written = shard.nodes().get("n1");
+        TaskReady first = dispatch("j", "a"); // 0.5 cpu each: two fit
+        TaskReady second = dispatch("j", "b");
+        TaskReady third = dispatch("j", "c");
+        assertEquals(List.of(first.getAttemptId(), second.getAttemptId()),
+                shard.assignments().stream().map(Assignment::getAttemptId).toList());
+        assertEquals(written, shard.nodes().get("n1"), "a placement writes the placement, not the node's record");
+
+        shard.restart();
+        shard.runFor(1);
+        assertTrue(shard.noAssignments(), "the restarted shard knows n1 is full");
+        FrameworkHeartbeat hb = shard.heartbeats.get(shard.heartbeats.size() - 1);
+        assertEquals(0, hb.getFree().getCpu(), 1e-9);
+        assertEquals(1, hb.getQueued());
+        shard.report(report(second, AttemptState.SUCCEEDED, 0));
+        assertEquals(third.getAttemptId(), shard.assignment().getAttemptId(), "the room the second held goes to the third");
+        shard.report(report(first, AttemptState.SUCCEEDED, 0));
+        shard.report(report(third, AttemptState.SUCCEEDED, 0));
+        shard.runFor(1);
+        assertEquals(1, shard.heartbeats.get(shard.heartbeats.size() - 1).getFree().getCpu(), 1e-9, "all room back");
+    }
+
+    @Test
     void killsAttemptsANodeRunsThatTheShardNoLongerTracks() {
         NodeHeartbeat hb = node("n1", 4, 4096 * MIB, shard.now);
         hb.setRunningAttempts(List.of("old.attempt.1"));

@@ -23,6 +23,9 @@ public final class Preemptor {
     }
 
     public Optional<Plan> plan(TaskDefinition task, int priority, Collection<NodeRecord> nodes, Holdings holdings) {
+        // Nothing to stop and nothing being stopped: no node gains room, so none is looked at (a
+        // queue of equal priorities would otherwise scan every node at each failed placement).
+        if (!holdings.anyBelow(priority) && !holdings.anyPreempting()) return Optional.empty();
         Plan best = null;
         for (NodeRecord node : nodes) {
             if (!BinPacker.couldEverTake(task, node)) continue;

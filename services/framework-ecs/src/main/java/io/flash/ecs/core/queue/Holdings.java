@@ -21,6 +21,7 @@ public final class Holdings {
     private final Map<String, Capacity> byOwner = new HashMap<>();
     private final Map<String, Capacity> byQueue = new HashMap<>();
     private final TreeMap<Integer, Integer> priorities = new TreeMap<>();
+    private int preempting;
 
     public void add(Held held) {
         remove(held.attemptId());
@@ -29,6 +30,7 @@ public final class Holdings {
         byOwner.merge(held.owner(), held.resources(), Resources::plus);
         byQueue.merge(held.queue(), held.resources(), Resources::plus);
         priorities.merge(held.priority(), 1, Integer::sum);
+        if (held.preempting()) preempting++;
     }
 
     public void remove(String attemptId) {
@@ -40,6 +42,7 @@ public final class Holdings {
         subtract(byOwner, held.owner(), held.resources());
         subtract(byQueue, held.queue(), held.resources());
         priorities.computeIfPresent(held.priority(), (p, n) -> n == 1 ? null : n - 1);
+        if (held.preempting()) preempting--;
     }
 
     public void markPreempting(String attemptId) {
@@ -65,6 +68,11 @@ public final class Holdings {
     /** Whether any placed attempt has a priority below {@code priority} (something preemption could stop). */
     public boolean anyBelow(int priority) {
         return !priorities.isEmpty() && priorities.firstKey() < priority;
+    }
+
+    /** Whether any placed attempt is being stopped for another (its room is about to free up). */
+    public boolean anyPreempting() {
+        return preempting > 0;
     }
 
     public int size() {

@@ -5,7 +5,9 @@ import io.flash.ecs.core.queue.Holdings;
 import io.flash.schema.*;
 import org.junit.jupiter.api.Test;
 
+import java.util.AbstractList;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 
 import static io.flash.common.testing.Samples.*;
@@ -65,6 +67,31 @@ class PreemptorTest {
         Preemptor.Plan plan = preemptor.plan(needs(2), 10, List.of(a), holdings).orElseThrow();
         assertEquals("a", plan.nodeId());
         assertTrue(plan.victims().isEmpty(), "a2 is already stopping and frees enough");
+    }
+
+    @Test
+    void withNothingBelowAndNothingStoppingNoNodeIsLookedAtButRoomBeingFreedStillCounts() {
+        NodeRecord a = node("a", 4, running("a1", "a", 2, 10, 1), running("a2", "a", 2, 10, 2));
+        List<NodeRecord> untouchable = new AbstractList<>() {
+            @Override
+            public NodeRecord get(int index) {
+                throw new AssertionError("a node was looked at");
+            }
+
+            @Override
+            public int size() {
+                throw new AssertionError("a node was looked at");
+            }
+
+            @Override
+            public Iterator<NodeRecord> iterator() {
+                throw new AssertionError("a node was looked at");
+            }
+        };
+        assertTrue(preemptor.plan(needs(2), 10, untouchable, holdings).isEmpty(), "a queue of equal priorities");
+
+        holdings.markPreempting("a2"); // stopped for someone else: its room frees up for this one too
+        assertEquals("a", preemptor.plan(needs(2), 10, List.of(a), holdings).orElseThrow().nodeId());
     }
 
     @Test
