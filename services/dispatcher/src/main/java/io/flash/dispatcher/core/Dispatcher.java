@@ -45,8 +45,24 @@ public final class Dispatcher {
     }
 
     public void onReady(TaskReady ready, long now) {
-        if (ready.getCancel()) cancel(ready, now);
-        else decide(ready, null, store.shards(), now);
+        onReady(List.of(ready), now);
+    }
+
+    /**
+     * Ready attempts (and cancels) that arrived together: decided over one read of the shards'
+     * heartbeats, not one per attempt (a planner's envelope carries hundreds; what was sent to a
+     * shard since its heartbeat is counted by the reservations either way).
+     */
+    public void onReady(List<TaskReady> readies, long now) {
+        List<FrameworkHeartbeat> shards = null;
+        for (TaskReady ready : readies) {
+            if (ready.getCancel()) {
+                cancel(ready, now);
+                continue;
+            }
+            if (shards == null) shards = store.shards();
+            decide(ready, null, shards, now);
+        }
     }
 
     public void onEvent(TaskEvent event) {

@@ -62,7 +62,7 @@ final class DispatchProcessor implements Processor<String, SpecificRecord, Strin
         // What a task waits on: its dispatch. Not the events the dispatcher only keeps its books by.
         int attempts = record.value() instanceof TaskReadyBatch batch ? batch.getItems().size() : record.value() instanceof TaskReady ? 1 : 0;
         if (attempts > 0 && input.arrived(clock.millis(), attempts)) context.commit();
-        if (record.value() instanceof TaskReadyBatch batch) batch.getItems().forEach(ready -> dispatcher.onReady(ready, clock.millis()));
+        if (record.value() instanceof TaskReadyBatch batch) dispatcher.onReady(batch.getItems(), clock.millis());
         else if (record.value() instanceof TaskReady ready) dispatcher.onReady(ready, clock.millis());
         else if (record.value() instanceof TaskEvent event) dispatcher.onEvent(event);
     }

@@ -168,6 +168,33 @@ class DispatcherTest {
     }
 
     @Test
+    void attemptsThatArriveTogetherAreDecidedOverOneReadOfTheHeartbeats() {
+        memory.heartbeat(framework("ecs", 0, 4, 4096 * MIB, 1_000));
+        int[] reads = {0};
+        Table<FrameworkHeartbeat> shards = new Table<>() {
+            @Override public FrameworkHeartbeat get(String key) { return memory.shards.get(key); }
+            @Override public void put(String key, FrameworkHeartbeat value) { memory.shards.put(key, value); }
+            @Override public void delete(String key) { memory.shards.delete(key); }
+            @Override public void forEach(BiConsumer<String, FrameworkHeartbeat> action) {
+                reads[0]++;
+                memory.shards.forEach(action);
+            }
+        };
+        DispatchStore store = new DispatchStore() {
+            @Override public Table<FrameworkHeartbeat> frameworks() { return shards; }
+            @Override public Table<HeldTask> heldTasks() { return memory.held; }
+            @Override public Table<TaskDispatch> inflightTasks() { return memory.inflight; }
+        };
+        Dispatcher d = new Dispatcher(new FrameworkSelector(15_000), store, memory, 10_000, 5_000);
+        List<TaskReady> together = new ArrayList<>();
+        for (int i = 0; i < 12; i++) together.add(ready("j", task("s" + i), 1)); // 6 cpu in all: the shard queues what it cannot start
+        d.onReady(together, 1_000);
+        assertEquals(1, reads[0], "one read for the twelve");
+        assertEquals(12, memory.dispatched.size());
+        assertEquals(12, memory.inflight.size());
+    }
+
+    @Test
     void anAttemptLeavesTheInFlightStoreWithOneDeleteHoweverManyOfItsEventsLand() {
         int[] deletes = {0};
         Table<TaskDispatch> inflight = new Table<>() {
