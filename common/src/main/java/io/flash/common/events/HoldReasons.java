@@ -1,5 +1,7 @@
 package io.flash.common.events;
 
+import java.util.regex.Pattern;
+
 /**
  * Why an attempt waits is told once per change in words: the figures in a reason (free cpu, queue
  * lengths, node counts, seconds) move with every heartbeat and are no news to the user, while
@@ -8,11 +10,14 @@ package io.flash.common.events;
  */
 public final class HoldReasons {
 
+    /** Compiled once: each HELD decision in every service compares reasons this way. */
+    private static final Pattern FIGURES = Pattern.compile("[0-9]+(\\.[0-9]+)?");
+
     private HoldReasons() {
     }
 
     public static boolean sameInWords(String a, String b) {
-        return a != null && b != null && figureless(a).equals(figureless(b));
+        return a != null && b != null && (a.equals(b) || figureless(a).equals(figureless(b)));
     }
 
     /** A reason with its figures left out: two reasons are the same in words when these are equal. */
@@ -21,6 +26,6 @@ public final class HoldReasons {
     }
 
     private static String figureless(String reason) {
-        return reason.replaceAll("[0-9]+(\\.[0-9]+)?", "#");
+        return FIGURES.matcher(reason).replaceAll("#");
     }
 }

@@ -36,13 +36,16 @@ class ShortLivedEntriesTest {
     private TestOutputTopic<String, String> changelog;
     private KeyValueStore<String, String> store;
 
-    /** Each record's value is a list of writes done while handling it: {@code put:k=v}, {@code delete:k}. */
+    /**
+     * Each record's value is a list of writes done while handling it: {@code put:k=v}, {@code delete:k};
+     * through {@link StoreTable}, as the services write.
+     */
     private static final class Writer implements Processor<String, String, Void, Void> {
-        private KeyValueStore<String, String> store;
+        private StoreTable<String> store;
 
         @Override
         public void init(ProcessorContext<Void, Void> context) {
-            store = context.getStateStore("items");
+            store = StoreTable.of(context, "items");
         }
 
         @Override
