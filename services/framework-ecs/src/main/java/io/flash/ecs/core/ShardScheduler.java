@@ -324,11 +324,6 @@ public final class ShardScheduler {
         TaskReady ready = dispatch.getReady();
         String nodeId = node.getHeartbeat().getNodeId();
         holdNotices.forget(ready.getAttemptId());
-        node.setAllocated(Resources.plus(node.getAllocated(), ready.getTask().getResources()));
-        List<String> placed = new ArrayList<>(node.getPlacedAttempts());
-        placed.add(ready.getAttemptId());
-        node.setPlacedAttempts(placed);
-        state.roomChanged(node);
         state.dequeue(ready.getAttemptId());
         metrics.placed(dispatch.getDispatchedAt(), now);
         state.place(Placement.newBuilder().setAttemptId(ready.getAttemptId())

@@ -38,10 +38,7 @@ final class ShardState implements CatchUp.Persisted {
         queueStore = store.queue();
         placementStore = store.placements();
         clockStore = store.clock();
-        nodeStore.forEach((id, node) -> {
-            nodes.put(id, node);
-            index.put(node);
-        });
+        nodeStore.forEach(nodes::put); // indexed once their room is derived, below
         queueStore.forEach((id, dispatch) -> waiting.add(dispatch));
         placementStore.forEach((id, placement) -> holdings.add(held(placement)));
         nodes.values().forEach(this::deriveRoomTaken);
@@ -73,7 +70,7 @@ final class ShardState implements CatchUp.Persisted {
     }
 
     /** The room the node's attempts take changed (one was placed or released): in memory only, see above. */
-    void roomChanged(NodeRecord node) {
+    private void roomChanged(NodeRecord node) {
         nodes.put(node.getHeartbeat().getNodeId(), node);
         index.put(node);
     }
@@ -106,9 +103,16 @@ final class ShardState implements CatchUp.Persisted {
         return placementStore.get(attemptId);
     }
 
+    /** Places the attempt, and its room is taken on its node. */
     void place(Placement placement) {
         placementStore.put(placement.getAttemptId(), placement);
         holdings.add(held(placement));
+        NodeRecord node = node(placement.getNodeId());
+        node.setAllocated(Resources.plus(node.getAllocated(), placement.getDispatch().getReady().getTask().getResources()));
+        List<String> placed = new ArrayList<>(node.getPlacedAttempts());
+        placed.add(placement.getAttemptId());
+        node.setPlacedAttempts(placed);
+        roomChanged(node);
     }
 
     void markPreempted(Placement placement, String forAttempt) {
