@@ -72,19 +72,42 @@ class FaultMatrixTest extends StackTest {
         if (events != null) events.close();
     }
 
+    /**
+     * Frozen until the dispatcher has moved some of what faults-a had not placed (at least 12 s, the
+     * shard's own fence, and at most 60 s), then resumed. The move takes the dispatcher's 10 s
+     * heartbeat timeout + 5 s grace of silence it could see; while faults-a's frozen transaction is
+     * open (until the broker aborts it, docs/scheduling.md) the heartbeats topic shows no framework's
+     * heartbeat, and that blindness is nobody's silence, so the move comes later than 15 s.
+     */
     @Test
     @Order(1)
     void aFrameworkFrozenPastTheHeartbeatTimeoutHasItsQueueMovedAndNothingRunsTwice() throws Exception {
+        long[] frozenAt = new long[1];
         String jobId = runThrough("frozen-framework", () -> {
             stack.pause("faults-a", true);
-            Thread.sleep(25_000); // past the dispatcher's 10 s + 5 s and the shard's own 12 s fence, with 10 s to spare
+            frozenAt[0] = System.currentTimeMillis();
+            long deadline = frozenAt[0] + 60_000;
+            while ((movedFromSilence(frozenAt[0]).isEmpty() || System.currentTimeMillis() - frozenAt[0] < 12_000)
+                    && System.currentTimeMillis() < deadline) {
+                Thread.sleep(200);
+            }
             stack.pause("faults-a", false);
         });
-        long moved = events.values(e -> e.getJobId().equals(jobId) && e.getFailureClass() == FailureClass.FRAMEWORK_LOST
-                && e.getReason() != null && e.getReason().contains("sent no heartbeat")).size();
-        assertTrue(moved > 0, "the dispatcher moved what faults-a had not placed");
-        System.out.printf("frozen framework: %d attempts moved by the dispatcher, %d placed ones stopped on a fence%n", moved,
+        List<TopicTail.Seen<TaskEvent>> moved = movedFromSilence(frozenAt[0]).stream().filter(e -> e.value().getJobId().equals(jobId)).toList();
+        assertFalse(moved.isEmpty(), "the dispatcher moved what faults-a had not placed within 60 s of its freeze");
+        long firstMove = moved.stream().mapToLong(TopicTail.Seen::at).min().orElseThrow() - frozenAt[0];
+        // 15 s of silence, counted from faults-a's last heartbeat the dispatcher read, which a loaded machine may
+        // have delayed by seconds before the freeze: the bound is the heartbeat timeout alone
+        assertTrue(firstMove >= 10_000, "moved " + firstMove + " ms into the freeze, before even the heartbeat timeout (10 s)");
+        System.out.printf("frozen framework: %d attempts moved by the dispatcher, the first %d ms into the freeze; %d placed ones stopped on a fence%n",
+                moved.size(), firstMove,
                 events.values(e -> e.getJobId().equals(jobId) && e.getReason() != null && e.getReason().startsWith("stopped: the dispatcher")).size());
+    }
+
+    /** The dispatcher's moves of attempts a silent framework had not placed, seen on the events topic since then. */
+    private List<TopicTail.Seen<TaskEvent>> movedFromSilence(long since) {
+        return events.seen(e -> e.getFailureClass() == FailureClass.FRAMEWORK_LOST && e.getReason() != null
+                && e.getReason().contains("sent no heartbeat")).stream().filter(s -> s.at() >= since).toList();
     }
 
     @Test
