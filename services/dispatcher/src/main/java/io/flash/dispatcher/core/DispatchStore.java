@@ -48,12 +48,4 @@ public interface DispatchStore {
     default void sent(String attemptId, TaskDispatch dispatch) {
         inflightTasks().put(attemptId, dispatch);
     }
-
-    /**
-     * The attempt is no longer in flight. Deleted only when present: a placed attempt's start and
-     * end land again, and each tombstone for a key already gone would be one more changelog record.
-     */
-    default void landed(String attemptId) {
-        if (inflightTasks().get(attemptId) != null) inflightTasks().delete(attemptId);
-    }
 }

@@ -34,6 +34,7 @@ public final class Dispatcher {
     /** The held store grouped for the retry round; filled from the store at the first round. */
     private final HeldQueue held = new HeldQueue();
     private boolean heldLoaded;
+    private final InflightIds inflight;
 
     public Dispatcher(FrameworkSelector selector, DispatchStore store, DispatchOutbox out, long redispatchGraceMillis,
                       long blindAfterMillis) {
@@ -42,6 +43,7 @@ public final class Dispatcher {
         this.out = out;
         this.redispatchGraceMillis = redispatchGraceMillis;
         this.silence = new SilenceWatch(blindAfterMillis);
+        this.inflight = new InflightIds(store);
     }
 
     public void onReady(TaskReady ready, long now) {
@@ -70,7 +72,7 @@ public final class Dispatcher {
         if (event.getType() != TaskEventType.DISPATCHED && event.getFrameworkId() != null) {
             reservations.acknowledged(event.getAttemptId(), event.getAt());
         }
-        if (LEAVES_INFLIGHT.contains(event.getType())) store.landed(event.getAttemptId());
+        if (LEAVES_INFLIGHT.contains(event.getType())) inflight.landed(event.getAttemptId());
     }
 
     /** The periodic round: silence judged, stranded attempts moved, held ones tried again. */
@@ -89,7 +91,7 @@ public final class Dispatcher {
             return;
         }
         TaskDispatch sent = store.inflight(request.getAttemptId());
-        store.landed(request.getAttemptId());
+        inflight.landed(request.getAttemptId());
         String framework = sent != null ? sent.getFrameworkId() : request.getCancelFramework();
         Integer shard = sent != null ? Integer.valueOf(sent.getShard()) : request.getCancelShard();
         for (FrameworkHeartbeat hb : store.shards()) {
@@ -117,7 +119,7 @@ public final class Dispatcher {
                 .filter(d -> abandoned.containsKey(FrameworkSelector.key(d.getFrameworkId(), d.getShard()))).toList();
         for (TaskDispatch old : stranded) {
             TaskReady ready = old.getReady();
-            store.landed(ready.getAttemptId());
+            inflight.landed(ready.getAttemptId());
             out.counted("moved-from-silent-framework");
             TaskReady fence = TaskReady.newBuilder(ready).setCancel(true).setFence(true)
                     .setCancelFramework(old.getFrameworkId()).setCancelShard(old.getShard()).build();
@@ -181,6 +183,7 @@ public final class Dispatcher {
             if (previouslyHeld != null) release(ready.getAttemptId());
             reservations.sent(FrameworkSelector.key(d.frameworkId(), d.shard()), ready.getAttemptId(), ready.getTask().getResources(), now);
             store.sent(ready.getAttemptId(), dispatch(ready, d.frameworkId(), d.shard(), now));
+            inflight.sent(ready.getAttemptId());
             // No DISPATCHED event: the shard's first report (PLACED or HELD) names the framework and
             // shard, and clears a hold's reason; until then the in-flight record routes a cancel.
             out.counted("dispatched");

@@ -195,10 +195,10 @@ class DispatcherTest {
     }
 
     @Test
-    void anAttemptLeavesTheInFlightStoreWithOneDeleteHoweverManyOfItsEventsLand() {
-        int[] deletes = {0};
+    void anAttemptLeavesTheInFlightStoreWithOneDeleteAndNoReadHoweverManyOfItsEventsLand() {
+        int[] deletes = {0}, reads = {0};
         Table<TaskDispatch> inflight = new Table<>() {
-            @Override public TaskDispatch get(String key) { return memory.inflight.get(key); }
+            @Override public TaskDispatch get(String key) { reads[0]++; return memory.inflight.get(key); }
             @Override public void put(String key, TaskDispatch value) { memory.inflight.put(key, value); }
             @Override public void delete(String key) { deletes[0]++; memory.inflight.delete(key); }
             @Override public void forEach(BiConsumer<String, TaskDispatch> action) { memory.inflight.forEach(action); }
@@ -210,14 +210,21 @@ class DispatcherTest {
         };
         Dispatcher d = new Dispatcher(new FrameworkSelector(15_000), store, memory, 10_000, 5_000);
         memory.heartbeat(framework("ecs", 0, 4, 4096 * MIB, 1_000));
-        TaskReady r = ready("j", task("a"), 1);
-        d.onReady(r, 1_000);
-        assertEquals(1, memory.inflight.size());
+        TaskReady r = ready("j", task("a"), 1), other = ready("j", task("b"), 1);
+        d.onReady(List.of(r, other), 1_000);
+        assertEquals(2, memory.inflight.size());
         for (TaskEventType type : List.of(TaskEventType.PLACED, TaskEventType.STARTED, TaskEventType.SUCCEEDED)) {
             d.onEvent(event(r, type));
         }
-        assertTrue(memory.inflight.isEmpty());
+        assertEquals(1, memory.inflight.size());
+        assertTrue(memory.inflight.containsKey("j.b.1"));
         assertEquals(1, deletes[0], "each delete is a changelog record: one per attempt, not one per event that lands");
+        assertEquals(0, reads[0], "whether an attempt is still in flight is known without reading its dispatch");
+
+        Dispatcher restarted = new Dispatcher(new FrameworkSelector(15_000), store, memory, 10_000, 5_000);
+        restarted.onEvent(event(other, TaskEventType.PLACED));
+        assertTrue(memory.inflight.isEmpty(), "a dispatcher started again learns from the store what is in flight");
+        assertEquals(2, deletes[0]);
     }
 
     @Test
