@@ -69,7 +69,7 @@ final class ShardState implements CatchUp.Persisted {
         nodeStore.put(node.getHeartbeat().getNodeId(), node);
     }
 
-    /** The room the node's attempts take changed (one was placed or released): in memory only, see above. */
+    /** The node as it now is, in memory and in the index; a placement or release goes no further (its room is derived, see above). */
     private void roomChanged(NodeRecord node) {
         nodes.put(node.getHeartbeat().getNodeId(), node);
         index.put(node);
