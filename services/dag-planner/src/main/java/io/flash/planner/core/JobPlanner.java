@@ -84,7 +84,7 @@ public final class JobPlanner {
             if (task.getWaitingOn() == 0) release(job, task, now);
         }
         job.setMessage("accepted");
-        finishIfDone(job, now);
+        finishIfDone(job, now, false);
         return true;
     }
 
@@ -192,7 +192,7 @@ public final class JobPlanner {
                 out.ready(Attempts.cancelRequest(job, unit, now));
             }
         });
-        finishIfDone(job, now);
+        finishIfDone(job, now, false);
     }
 
     /** A retry whose backoff has passed. */
@@ -329,7 +329,10 @@ public final class JobPlanner {
         }
         if (dropped) store.deleteUnit(unit.getTaskId());
         job.setMessage(state == TaskState.SUCCEEDED ? null : "task " + unit.getName() + " " + reason);
-        finishIfDone(job, now);
+        // A success that does not end the job only moves its counts: news a reader may take a tick
+        // late (a 1,000-shard scatter would otherwise publish its job a thousand times). A failure
+        // or a cancel says why, so it goes at once.
+        finishIfDone(job, now, state == TaskState.SUCCEEDED);
     }
 
     /** @param continuesOnFailure the task's continueOnFailure: a failed task releases its dependants all the same */
@@ -408,10 +411,12 @@ public final class JobPlanner {
         return frameworks;
     }
 
-    private void finishIfDone(JobProgress job, long now) {
+    /** @param passing the job's status, if it goes on, shows only counts moved: published as a step, not at once */
+    private void finishIfDone(JobProgress job, long now, boolean passing) {
         if (job.getTasksDone() < job.getTaskNames().size() || job.getUnitsActive() > 0) {
             store.putJob(job);
-            out.jobStatus(JobReports.status(job, now));
+            if (passing) out.jobProgress(JobReports.status(job, now));
+            else out.jobStatus(JobReports.status(job, now));
             return;
         }
         JobResult result = reports.conclude(job, now);

@@ -28,7 +28,12 @@ public interface Outbox {
     /** A job's status, to publish now (supersedes any {@link #jobProgress} of it not yet published). */
     void jobStatus(JobStatus status);
 
-    /** A job's step on its way to an end (its first start): published only if it lasts a tick, as {@link #unitProgress}. */
+    /**
+     * A job's step on its way to an end (its first start, a unit's success that leaves it running):
+     * the latest is published a tick after the first of them not yet published, unless a
+     * {@link #jobStatus} supersedes it. Unlike a unit's steps, a later one does not put it off, so
+     * a job whose shards end all the time still shows its counts once a tick.
+     */
     void jobProgress(JobStatus status);
 
     void result(JobResult result);

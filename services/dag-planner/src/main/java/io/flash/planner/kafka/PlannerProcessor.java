@@ -36,14 +36,15 @@ import static io.flash.planner.kafka.PlannerTopology.*;
  * Adapts {@link JobPlanner} (which decides) to one stream task: hands it accepted jobs, task events
  * and cancels, with its {@link PlanStore} over the task's stores ({@link StreamsPlanStore}); is its
  * {@link Outbox} to the sinks; every tick, hands it the retries whose
- * backoff has passed (the delayed store sorts by due time), and the unit and job steps still
- * unchanged a tick after they were taken ({@link Outbox#unitProgress}); every envelope interval,
- * sends the attempts made ready since the last one as envelopes ({@link PendingEnvelopes}). Holds
- * no decision.
+ * backoff has passed (the delayed store sorts by due time), publishes the unit steps still
+ * unchanged a tick after they were taken ({@link Outbox#unitProgress}) and the latest of each job's
+ * steps ({@link Outbox#jobProgress}); every envelope interval, sends the attempts made ready since
+ * the last one as envelopes ({@link PendingEnvelopes}). Holds no decision.
  *
  * <p>Those steps wait in memory, not in a store: a restarted planner has lost them, and the unit's
- * next status (a reason it waits, its end) is what readers see next — a view that shows such a
- * unit in its previous step a little longer, not a lost record.
+ * or job's next status (a reason it waits, the next unit's end, its end) is what readers see next —
+ * a view that shows such a unit in its previous step, or a job's counts, a little longer, not a
+ * lost record.
  */
 final class PlannerProcessor implements Processor<String, SpecificRecord, String, SpecificRecord>, Outbox {
 
@@ -206,7 +207,7 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
 
     @Override
     public void jobProgress(JobStatus status) {
-        publishIfItLasts(STATUS_SINK, status.getJobId(), status);
+        publishAtTheTick(STATUS_SINK, status.getJobId(), status);
     }
 
     private void publishNow(String sink, String key, SpecificRecord value) {
@@ -218,6 +219,14 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
         String id = sink + '/' + key;
         pendingSteps.remove(id); // re-inserted last: the map stays in due order
         pendingSteps.put(id, new PendingStep(sink, key, value, now + tick.toMillis()));
+    }
+
+    /** The latest value, when the first step not yet published falls due: a stream of steps is published once a tick. */
+    private void publishAtTheTick(String sink, String key, SpecificRecord value) {
+        String id = sink + '/' + key;
+        PendingStep waiting = pendingSteps.get(id);
+        long dueAt = waiting == null ? now + tick.toMillis() : waiting.dueAt();
+        pendingSteps.put(id, new PendingStep(sink, key, value, dueAt)); // a key already there keeps its place
     }
 
     private void publishLastingSteps() {

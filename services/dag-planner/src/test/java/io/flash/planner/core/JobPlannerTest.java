@@ -294,8 +294,14 @@ class JobPlannerTest {
         assertEquals(2_000L, plan.unit(shards.get(0).getTaskId()).getStartedAt(), "the first start stands, for the charge too");
         assertEquals(2_000L, plan.jobSteps.get(0).getStartedAt());
 
+        int statusesBeforeEnds = plan.statuses.size();
         planner.onEvent(ended(shards.get(0), TaskEventType.SUCCEEDED, null, 0), 6L);
-        assertEquals(1, plan.statuses.get(plan.statuses.size() - 1).getTasksSucceeded(), "a unit's end is news");
+        assertEquals(statusesBeforeEnds, plan.statuses.size(), "a success that leaves the job running only moves its counts");
+        assertEquals(1, plan.jobSteps.get(plan.jobSteps.size() - 1).getTasksSucceeded(), "handed on as a step, published once a tick");
+        TaskEvent failed = ended(shards.get(1), TaskEventType.FAILED, FailureClass.USER, 2);
+        planner.onEvent(failed, 7L);
+        assertEquals(statusesBeforeEnds + 1, plan.statuses.size(), "a failure says why: news at once");
+        assertEquals(1, plan.statuses.get(plan.statuses.size() - 1).getTasksSucceeded());
     }
 
     @Test

@@ -148,6 +148,59 @@ class PlannerTopologyTest {
     }
 
     @Test
+    void aJobWhoseShardsKeepSucceedingShowsItsLatestCountsOnceATickAndItsEndAtOnce() {
+        accepted.pipeInput("j", job("j", scattered("s", 5, 1)));
+        List<TaskReady> shards = ready.readValuesToList();
+        assertEquals(5, shards.size());
+        status.readValuesToList(); // the job's acceptance
+        succeed(shards.get(0));
+        clock.advance(600);
+        succeed(shards.get(1));
+        assertTrue(status.isEmpty(), "a success that leaves the job running waits for the tick");
+
+        clock.advance(600); // 1.2 s after the first success, 0.6 s after the second
+        harness.driver.advanceWallClockTime(Duration.ofMillis(1_200));
+        List<JobStatus> counted = status.readValuesToList();
+        assertEquals(1, counted.size(), "a later success does not put off the first one's tick: " + counted);
+        assertEquals(2, counted.get(0).getTasksSucceeded(), "the latest counts");
+        assertEquals(JobState.RUNNING, counted.get(0).getState());
+
+        succeed(shards.get(2));
+        succeed(shards.get(3));
+        assertTrue(status.isEmpty());
+        succeed(shards.get(4));
+        List<JobStatus> ended = status.readValuesToList();
+        assertEquals(1, ended.size(), "the end at once, superseding the counts that waited: " + ended);
+        assertEquals(JobState.SUCCEEDED, ended.get(0).getState());
+        assertEquals(5, ended.get(0).getTasksSucceeded());
+        clock.advance(2_000);
+        harness.driver.advanceWallClockTime(Duration.ofSeconds(2));
+        assertTrue(status.isEmpty(), "nothing older is published after the end");
+    }
+
+    @Test
+    void aShardsFailureIsPublishedOnTheJobAtOnce() {
+        TaskDefinition flaky = scattered("s", 3, 1);
+        flaky.setContinueOnFailure(true);
+        accepted.pipeInput("j", job("j", flaky));
+        List<TaskReady> shards = ready.readValuesToList();
+        status.readValuesToList();
+        TaskEvent failed = event(shards.get(0), TaskEventType.FAILED);
+        failed.setExitCode(3);
+        events.pipeInput("j", failed);
+        List<JobStatus> now = status.readValuesToList();
+        assertEquals(1, now.size(), "why the job has a failed unit is news at once");
+        assertEquals(1, now.get(0).getTasksFailed());
+        assertTrue(now.get(0).getMessage().contains("exit code 3"), now.get(0).getMessage());
+    }
+
+    private void succeed(TaskReady shard) {
+        TaskEvent done = event(shard, TaskEventType.SUCCEEDED);
+        done.setExitCode(0);
+        events.pipeInput("j", done);
+    }
+
+    @Test
     void eventsOfUnknownJobsAreIgnored() {
         events.pipeInput("nobody", event(ready("nobody", task("a"), 1), TaskEventType.SUCCEEDED));
         assertTrue(results.isEmpty());
