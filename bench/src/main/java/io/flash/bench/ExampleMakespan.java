@@ -30,16 +30,20 @@ public final class ExampleMakespan {
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
         String bootstrap = Optional.ofNullable(System.getenv("FLASH_BOOTSTRAP_SERVERS")).orElse("127.0.0.1:9092");
         String registry = Optional.ofNullable(System.getenv("FLASH_REGISTRY_URL")).orElse("http://127.0.0.1:8081");
+        String api = Optional.ofNullable(System.getenv("FLASH_API_URL")).orElse("http://127.0.0.1:8090");
+        LevelTimes levels = new LevelTimes();
         List<Double> flash = new ArrayList<>(), direct = new ArrayList<>();
         try (JobClient client = new JobClient(bootstrap, registry); JobClient.ResultStream results = client.openResults()) {
             for (int i = 0; i < rounds; i++) {
                 JobSubmission job = JobFiles.read(file);
                 job.setSubmissionId(job.getName() + "-" + UUID.randomUUID());
-                long start = System.nanoTime();
+                long start = System.nanoTime(), submittedAt = System.currentTimeMillis();
                 String jobId = client.submit(job);
                 JobResult result = results.await(jobId, Duration.ofMinutes(20)).orElseThrow();
+                long resultSeenAt = System.currentTimeMillis();
                 if (result.getState() != JobState.SUCCEEDED) throw new IllegalStateException("flash run failed: " + result.getReason());
                 flash.add((System.nanoTime() - start) / 1e9);
+                levels.add(api, jobId, job, submittedAt, resultSeenAt);
                 direct.add(runDirect(JobFiles.read(file)));
                 System.err.printf(Locale.ROOT, "round %d/%d: flash %.1f s, docker run %.1f s%n", i + 1, rounds, flash.get(i), direct.get(i));
             }
@@ -47,6 +51,7 @@ public final class ExampleMakespan {
         double f = median(flash), d = median(direct);
         System.out.printf(Locale.ROOT, "%s (%d rounds, median): flash %.1f s, direct docker run %.1f s, ratio %.2f%n",
                 file.getFileName(), rounds, f, d, f / d);
+        System.out.print(levels.table());
     }
 
     /** Runs the job level by level with plain `docker run`; returns the makespan in seconds. */
