@@ -12,6 +12,8 @@
 #                                       logins' passwords are drawn into $FLASH_DATA_DIR/kafka/credentials
 #   FLASH_FRAMEWORKS (default ecs)      the frameworks whose services get a login
 #   FLASH_KAFKA_USERS (default alice bob) the people (or pipelines) who get a login of their own
+#   FLASH_KAFKA_JAVA_OPTS (default "-Xms256m -Xmx512m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
+#                                       the broker's JVM options (docs/performance.md, "The JIT")
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
 private_data
@@ -29,7 +31,7 @@ for i in $(seq 1 "$brokers"); do
   voters="${voters:+$voters,}$i@127.0.0.1:$(kafka_controller_port "$i")"
 done
 
-java_opts=(-Xms256m -Xmx512m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC)
+read -r -a java_opts <<< "${FLASH_KAFKA_JAVA_OPTS:--Xms256m -Xmx512m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC}"
 # One cluster id for every node, kept with the data so a restart joins the same cluster.
 id_file="$FLASH_DATA_DIR/kafka/cluster.id"
 mkdir -p "$FLASH_DATA_DIR/kafka"

@@ -64,7 +64,10 @@ public final class ControlPlane {
         String registry = Optional.ofNullable(System.getenv("FLASH_REGISTRY_URL")).orElse("http://127.0.0.1:8081");
         ControlPlane bench = new ControlPlane(bootstrap, new FlashTopics(new RegistryValueSerdes(registry)), scatter);
 
-        bench.measure("warm-up", scatter ? SHARDS : 500, 0, false);
+        // A platform runs for days; its JIT warms in the first tens of thousands of tasks. The default
+        // warm-up is short, so the full run also measures a cold platform (docs/performance.md, "The JIT").
+        int warmUp = Optional.ofNullable(System.getenv("FLASH_BENCH_WARM_UP")).map(Integer::parseInt).orElse(scatter ? SHARDS : 500);
+        bench.measure("warm-up", warmUp, 0, false);
         String records;
         Run full;
         try (TopicRecords counter = new TopicRecords(bootstrap)) {
