@@ -39,23 +39,29 @@ final class LevelTimes {
 
     /** Reads one finished job's status and attempts and adds its levels; the times are epoch milliseconds. */
     void add(String api, String jobId, JobSubmission submission, long submittedAt, long resultSeenAt) throws Exception {
-        // The API's view follows the topics: the job's end and its last attempts may reach it just after the result.
-        JsonNode job = get(api + "/jobs/" + jobId).path("job");
-        JsonNode attempts = get(api + "/jobs/" + jobId + "/attempts").path("attempts");
-        for (int tries = 0; tries < 50 && (job.path("finishedAt").asLong() == 0 || !allEnded(attempts, submission)); tries++) {
-            Thread.sleep(100);
-            job = get(api + "/jobs/" + jobId).path("job");
-            attempts = get(api + "/jobs/" + jobId + "/attempts").path("attempts");
-        }
+        JsonNode job;
         Map<String, Long> firstPlaced = new HashMap<>(), lastEnded = new HashMap<>();
-        for (JsonNode attempt : attempts) {
-            if (!"SUCCEEDED".equals(attempt.path("outcome").asText())) continue;
-            String task = attempt.path("task").asText();
-            long placed = attempt.path("placedAt").asLong(), started = attempt.path("startedAt").asLong();
-            firstPlaced.merge(task, placed, Math::min);
-            lastEnded.merge(task, attempt.path("endedAt").asLong(), Math::max);
-            if (started > 0) nodeStarts.add(started - placed);
+        List<Long> starts = new ArrayList<>();
+        // The API's view follows the topics: the job's end and its last attempts may reach it just after the result.
+        for (int tries = 0; ; tries++) {
+            job = get(api + "/jobs/" + jobId).path("job");
+            firstPlaced.clear();
+            lastEnded.clear();
+            starts.clear();
+            for (JsonNode attempt : get(api + "/jobs/" + jobId + "/attempts").path("attempts")) {
+                if (!"SUCCEEDED".equals(attempt.path("outcome").asText())) continue;
+                String task = attempt.path("task").asText();
+                long placed = attempt.path("placedAt").asLong(), started = attempt.path("startedAt").asLong();
+                firstPlaced.merge(task, placed, Math::min);
+                lastEnded.merge(task, attempt.path("endedAt").asLong(), Math::max);
+                if (started > 0) starts.add(started - placed);
+            }
+            boolean seen = job.path("finishedAt").asLong() != 0
+                    && submission.getTasks().stream().allMatch(t -> lastEnded.containsKey(t.getName()));
+            if (seen || tries == 50) break;
+            Thread.sleep(100);
         }
+        nodeStarts.addAll(starts);
         for (TaskSpec task : submission.getTasks()) {
             Long placed = firstPlaced.get(task.getName());
             if (placed == null || task.getDependsOn().isEmpty()) continue;
@@ -66,14 +72,6 @@ final class LevelTimes {
         acceptances.add(acceptedAt - submittedAt);
         firstHandOffs.add(firstPlaced.values().stream().mapToLong(Long::longValue).min().orElseThrow() - acceptedAt);
         results.add(resultSeenAt - lastEnded.values().stream().mapToLong(Long::longValue).max().orElseThrow());
-    }
-
-    private static boolean allEnded(JsonNode attempts, JobSubmission submission) {
-        List<String> ended = new ArrayList<>();
-        attempts.forEach(a -> {
-            if ("SUCCEEDED".equals(a.path("outcome").asText())) ended.add(a.path("task").asText());
-        });
-        return submission.getTasks().stream().allMatch(t -> ended.contains(t.getName()));
     }
 
     String table() {
