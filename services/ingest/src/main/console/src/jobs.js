@@ -1,7 +1,7 @@
 // The jobs list: filters, paging, search by id, and rows that change as the jobs do.
 import { follow, getWithHeaders } from './api.js';
 import { $, badge, throttle, esc, setLive, showError } from './dom.js';
-import { FINAL_JOB_STATES, formatDuration, formatTime, jobDuration, jobsQuery, progress } from './model.js';
+import { FINAL_JOB_STATES, formatDuration, formatTime, jobDuration, jobsQuery, newerJob, progress } from './model.js';
 
 const PAGE = 50;
 const STATES = ['', 'ACCEPTED', 'RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELLED'];
@@ -10,6 +10,7 @@ export function jobsPage(view) {
   const filters = { owner: '', state: '', name: '', since: '', until: '' };
   let offset = 0;
   let shown = new Map();
+  let liveWhileLoading = null; // while a list read is on its way: the jobs' live events, which may be newer than it
   view.innerHTML = `
     <h1>Jobs</h1>
     <form id="filters" class="filters">
@@ -24,7 +25,8 @@ export function jobsPage(view) {
     <div id="jobs-table"></div>
     <div class="pager"><button id="prev">‹ newer</button> <span id="count"></span> <button id="next">older ›</button></div>`;
 
-  const render = (jobs, total) => {
+  const render = (listed, total) => {
+    const jobs = listed.map((j) => newerJob(liveWhileLoading?.get(j.jobId), j));
     shown = new Map(jobs.map((j) => [j.jobId, j]));
     $('#count').textContent = total === 0 ? 'no jobs' : `${offset + 1}–${offset + jobs.length} of ${total}`;
     $('#prev').disabled = offset === 0;
@@ -40,10 +42,13 @@ export function jobsPage(view) {
       const q = { ...filters };
       q.since = filters.since ? new Date(filters.since).getTime() : '';
       q.until = filters.until ? new Date(filters.until).getTime() : '';
+      liveWhileLoading = new Map();
       const { body, headers } = await getWithHeaders(`/jobs?${jobsQuery(q, offset, PAGE)}`);
       render(body, Number(headers.get('X-Total-Count') || body.length));
     } catch (e) {
       showError($('#jobs-table'), e);
+    } finally {
+      liveWhileLoading = null;
     }
   };
   const reload = throttle(load, 400);
@@ -66,10 +71,12 @@ export function jobsPage(view) {
   load();
   const stop = follow('/events', (ev) => {
     if (ev.kind !== 'job') return;
-    const tr = document.querySelector(`tr[data-job="${CSS.escape(ev.job.jobId)}"]`);
+    const job = newerJob(shown.get(ev.job.jobId), ev.job);
+    liveWhileLoading?.set(job.jobId, job);
+    const tr = document.querySelector(`tr[data-job="${CSS.escape(job.jobId)}"]`);
     if (tr) {
-      tr.outerHTML = row(ev.job);
-      shown.set(ev.job.jobId, ev.job);
+      tr.outerHTML = row(job);
+      shown.set(job.jobId, job);
     } else if (offset === 0) {
       reload(); // a job new to this page: its place depends on the filters and order
     }

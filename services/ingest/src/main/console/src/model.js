@@ -122,6 +122,14 @@ export function progress(job) {
 }
 
 /** How long a job ran (or has been running), in ms, or null before it started. */
+/**
+ * The newer of two views of one job, by updatedAt (the arriving one on a tie): a list read sent
+ * before a live event may arrive after it, and must not put the row back.
+ */
+export function newerJob(held, arriving) {
+  return held && held.updatedAt > arriving.updatedAt ? held : arriving;
+}
+
 export function jobDuration(job, now) {
   if (job.startedAt == null) return null;
   return (job.finishedAt ?? now) - job.startedAt;

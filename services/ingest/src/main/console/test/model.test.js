@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  dagElements, dagTasks, formatBytes, formatCost, formatDuration, ganttBars, ganttRows, jobsQuery, progress, rollUp, shardOf, STATE_COLOURS, taskNameOf,
+  dagElements, dagTasks, formatBytes, formatCost, formatDuration, ganttBars, ganttRows, jobsQuery, newerJob, progress, rollUp, shardOf, STATE_COLOURS, taskNameOf,
 } from '../src/model.js';
 
 const job = 'job-1';
@@ -78,4 +78,14 @@ test('formats and queries', () => {
 test('a cost shows six decimals, and nothing known as zero', () => {
   assert.equal(formatCost(0.0123456789), '0.012346');
   assert.equal(formatCost(undefined), '0.000000');
+});
+
+test('a list read older than a live event already shown does not put the job back', () => {
+  const running = { jobId: 'j', state: 'RUNNING', updatedAt: 10 };
+  const done = { jobId: 'j', state: 'SUCCEEDED', updatedAt: 20 };
+  assert.equal(newerJob(done, running), done);
+  assert.equal(newerJob(running, done), done);
+  assert.equal(newerJob(undefined, running), running);
+  const sameMoment = { ...done, state: 'FAILED' };
+  assert.equal(newerJob(done, sameMoment), sameMoment, 'on a tie the one arriving wins');
 });

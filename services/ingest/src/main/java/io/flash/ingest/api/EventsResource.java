@@ -2,6 +2,7 @@ package io.flash.ingest.api;
 
 import io.flash.ingest.core.access.Access;
 import io.flash.ingest.core.access.Caller;
+import io.flash.ingest.view.JobFollow;
 import io.flash.ingest.view.JobViews;
 import io.flash.schema.JobStatus;
 import io.flash.schema.TaskSummary;
@@ -24,9 +25,9 @@ import org.jboss.resteasy.reactive.RestStreamElementType;
 /**
  * Live updates as server-sent events, straight from the status topics this instance follows:
  * {@code GET /events} streams every change of a job the caller may see; {@code GET /events?job=ID}
- * first the job and all its tasks as they are (a snapshot), then its changes and its tasks'. The
- * snapshot is taken after the stream listens, so nothing falls between it and the first change (a
- * change may come twice; never an older state after a newer). A ping every 15 s keeps idle
+ * first the job and all its tasks as they are (a snapshot), then its changes and its tasks'
+ * ({@link JobFollow}: nothing falls between the snapshot and the first change, and no change is sent
+ * before a snapshot older than it; a change may come twice). A ping every 15 s keeps idle
  * connections open and lets a client notice a dead one. No RPC: what arrives on the compacted
  * topics is what is sent.
  */
@@ -69,30 +70,48 @@ public class EventsResource {
         }
         Caller who = caller.get();
         Multi<LiveEvent> updates = Multi.createFrom().emitter(emitter -> {
-            JobViews.Listener listener = new JobViews.Listener() {
-                @Override
-                public void job(JobStatus status) {
-                    if ((job == null || job.equals(status.getJobId())) && Access.mayAct(who, status.getOwner())) {
-                        emitter.emit(new LiveEvent("job", JobsResource.JobView.of(status), status.getJobId(), null, null, System.currentTimeMillis()));
+            if (job == null) {
+                JobViews.Listener listener = new JobViews.Listener() {
+                    @Override
+                    public void job(JobStatus status) {
+                        if (Access.mayAct(who, status.getOwner())) emitter.emit(jobEvent(status));
                     }
+
+                    @Override
+                    public void task(String jobId, TaskSummary summary) {
+                        // only a followed job's tasks are sent
+                    }
+                };
+                views.listen(listener);
+                emitter.onTermination(() -> views.unlisten(listener));
+                return;
+            }
+            JobFollow follow = new JobFollow(views, job, new JobFollow.Sink() {
+                @Override
+                public void snapshot(JobStatus status, List<TaskSummary> units) {
+                    emitter.emit(new LiveEvent("snapshot", JobsResource.JobView.of(status), job, null,
+                            units.stream().map(JobsResource.TaskView::of).toList(), System.currentTimeMillis()));
                 }
 
                 @Override
-                public void task(String jobId, TaskSummary summary) {
-                    if (jobId.equals(job)) {
-                        emitter.emit(new LiveEvent("task", null, jobId, JobsResource.TaskView.of(summary), null, System.currentTimeMillis()));
-                    }
+                public void job(JobStatus status) {
+                    if (Access.mayAct(who, status.getOwner())) emitter.emit(jobEvent(status));
                 }
-            };
-            views.listen(listener);
-            emitter.onTermination(() -> views.unlisten(listener));
-            if (job != null) {
-                views.job(job, 0, 1).ifPresent(p -> emitter.emit(new LiveEvent("snapshot", JobsResource.JobView.of(p.job()), job, null,
-                        views.units(job).stream().map(JobsResource.TaskView::of).toList(), System.currentTimeMillis())));
-            }
+
+                @Override
+                public void task(TaskSummary unit) {
+                    emitter.emit(new LiveEvent("task", null, job, JobsResource.TaskView.of(unit), null, System.currentTimeMillis()));
+                }
+            });
+            emitter.onTermination(follow::stop);
+            follow.start();
         }, BackPressureStrategy.BUFFER);
         Multi<LiveEvent> pings = Multi.createFrom().ticks().every(PING_EVERY).map(t -> LiveEvent.of("ping"));
         return Multi.createBy().merging().streams(Multi.createFrom().item(LiveEvent.of("hello")), updates, pings);
+    }
+
+    private static LiveEvent jobEvent(JobStatus status) {
+        return new LiveEvent("job", JobsResource.JobView.of(status), status.getJobId(), null, null, System.currentTimeMillis());
     }
 
     /** A refusal in JSON, as every door's: this method's own type (event stream) cannot carry it. */
