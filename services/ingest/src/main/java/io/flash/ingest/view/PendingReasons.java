@@ -81,11 +81,16 @@ public final class PendingReasons {
         List<String> lines = new ArrayList<>();
         heartbeats.stream().sorted(Comparator.comparing(FrameworkHeartbeat::getFrameworkId).thenComparingInt(FrameworkHeartbeat::getShard))
                 .forEach(h -> {
+                    long heardSecondsAgo = Math.max(0, (now - h.getSentAt()) / 1000);
+                    if (h.getLeaving()) { // its last word: it gets nothing new, whatever room it had
+                        lines.add(h.getFrameworkId() + " shard " + h.getShard() + ": left " + heardSecondsAgo + " s ago, gets no new work");
+                        return;
+                    }
                     Capacity free = h.getLargestNodeFree();
                     String line = h.getFrameworkId() + " shard " + h.getShard() + ": " + (h.getNodes() == 0 ? "no nodes"
                             : h.getNodes() + " node" + (h.getNodes() == 1 ? "" : "s") + ", the largest free has " + describe(free))
                             + (h.getDiskTypes().isEmpty() ? "" : ", disks " + h.getDiskTypes().toString().toLowerCase(Locale.ROOT))
-                            + "; heard " + Math.max(0, (now - h.getSentAt()) / 1000) + " s ago";
+                            + "; heard " + heardSecondsAgo + " s ago";
                     if (u.getMemoryBytes() != null && free != null && free.getMemoryBytes() < u.getMemoryBytes()) {
                         line += " — too little memory: it asks " + gib(u.getMemoryBytes());
                     }

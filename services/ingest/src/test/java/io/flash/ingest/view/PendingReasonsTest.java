@@ -39,6 +39,17 @@ class PendingReasonsTest {
     }
 
     @Test
+    void aShardThatLeftIsNotShownAsRoom() {
+        FrameworkHeartbeat left = ecs(4L << 30, 0, 5_000);
+        left.setFrameworkId("sim");
+        left.setLeaving(true);
+        PendingReasons.Waiting w = PendingReasons.of(List.of(unit("held", TaskState.READY, "no room")),
+                List.of(ecs(4L << 30, 0, 9_000), left), 10_000).get(0);
+        assertEquals(List.of("ecs shard 0: 1 node, the largest free has 2.0 cpu, 4.0Gi, disks [hdd]; heard 1 s ago",
+                "sim shard 0: left 5 s ago, gets no new work"), w.frameworks());
+    }
+
+    @Test
     void aQueuedTaskSaysWhereItWaitsHowManyWaitThereAndWhatItLacks() {
         TaskSummary queued = unit("big", TaskState.DISPATCHED, null);
         queued.setFrameworkId("ecs");
