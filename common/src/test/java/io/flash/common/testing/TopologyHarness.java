@@ -8,6 +8,7 @@ import org.apache.kafka.streams.*;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Properties;
 import java.util.function.Function;
@@ -19,15 +20,27 @@ public final class TopologyHarness implements AutoCloseable {
     public final TopologyTestDriver driver;
 
     public TopologyHarness(String name, Instant wallClock, Function<FlashTopics, Topology> topology) {
+        this(name, newStateDir(name), wallClock, topology);
+    }
+
+    /**
+     * Over the stores in {@code stateDir}: a harness closed and opened again on the same directory is
+     * a service restarted with its stores (persistent stores keep what they held).
+     */
+    public TopologyHarness(String name, Path stateDir, Instant wallClock, Function<FlashTopics, Topology> topology) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, name);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        driver = new TopologyTestDriver(topology.apply(topics), props, wallClock);
+    }
+
+    public static Path newStateDir(String name) {
         try {
-            props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory(name).toString());
+            return Files.createTempDirectory(name);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        driver = new TopologyTestDriver(topology.apply(topics), props, wallClock);
     }
 
     public <V> TestInputTopic<String, V> input(Topic<String, V> topic) {
