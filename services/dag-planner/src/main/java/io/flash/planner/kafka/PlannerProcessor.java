@@ -100,7 +100,14 @@ final class PlannerProcessor implements Processor<String, SpecificRecord, String
         envelopeTimer = new OnDemandPunctuation(context, envelopeInterval, ts -> sendReady());
         // Taken over or restarted: what the stores hold from before is sent and retried as ever.
         if (pendingReady.size() > 0) envelopeTimer.ensure();
-        if (retriesWaiting()) tickTimer.ensure();
+        if (retriesWaiting() || !pendingSteps.isEmpty()) tickTimer.ensure();
+    }
+
+    /** A task closed may be initialised again (revived) on the same processor: its old schedules must not run on. */
+    @Override
+    public void close() {
+        if (tickTimer != null) tickTimer.stop();
+        if (envelopeTimer != null) envelopeTimer.stop();
     }
 
     @Override
