@@ -41,7 +41,7 @@ public final class JobFollow implements JobViews.Listener {
     /** Listens, then sends the snapshot (if the view holds the job) and every change held while it was read. */
     public void start() {
         views.listen(this);
-        JobStatus job = views.job(jobId, 0, 1).map(JobViews.Page::job).orElse(null);
+        JobStatus job = views.status(jobId).orElse(null);
         List<TaskSummary> units = views.units(jobId);
         synchronized (this) {
             if (job != null) sink.snapshot(job, units);

@@ -118,6 +118,11 @@ public final class JobViews {
         return unitsByState.get(state).get();
     }
 
+    /** The job's latest status alone, without its units. */
+    public Optional<JobStatus> status(String jobId) {
+        return Optional.ofNullable(jobs.get(jobId));
+    }
+
     public Optional<Page> job(String jobId, int page, int size) {
         JobStatus status = jobs.get(jobId);
         if (status == null) return Optional.empty();
